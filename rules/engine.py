@@ -238,7 +238,10 @@ def answer(adj: Adjudication, question_id: str, choice: str, by: AnsweredBy = "u
     new.open = [q for q in new.open if q.id != question_id]
     given = Answer(question=question, choice=choice, by=by)
     new.answers.append(given)
-    new.log("answer", question=question.id, question_kind=question.kind, asked=question.asked, choice=choice, by=by)
+    new.log(
+        "answer", question=question.id, question_kind=question.kind, asked=question.asked,
+        choice=choice, by=by,
+    )
     rs.on_answer(new, given)
     return _advance(rs, new)
 
