@@ -239,8 +239,12 @@ def answer(adj: Adjudication, question_id: str, choice: str, by: AnsweredBy = "u
     given = Answer(question=question, choice=choice, by=by)
     new.answers.append(given)
     new.log(
-        "answer", question=question.id, question_kind=question.kind, asked=question.asked,
-        choice=choice, by=by,
+        "answer",
+        question=question.id,
+        question_kind=question.kind,
+        asked=question.asked,
+        choice=choice,
+        by=by,
     )
     rs.on_answer(new, given)
     return _advance(rs, new)
