@@ -6,7 +6,8 @@ coordinates ``(q, r)`` (cube ``s = -q - r``), after Red Blob Games' "Hexagonal G
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 
 from rules.coords import Coord
 
@@ -131,3 +132,31 @@ def within(origin: Coord, radius: int) -> Iterator[Coord]:
     for dq in range(-radius, radius + 1):
         for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
             yield from_axial((oq + dq, orr + dr))
+
+
+def shortest_path(
+    start: Coord, goal: Coord, width: int, height: int, passable: Callable[[Coord], bool]
+) -> list[Coord] | None:
+    """Hexes entered on a shortest path from ``start`` to ``goal`` (start excluded), or None.
+
+    Breadth-first in FACINGS order, so ties break the same way every time.
+    """
+    if start == goal:
+        return []
+    previous: dict[Coord, Coord] = {start: start}
+    frontier = deque([start])
+    while frontier:
+        here = frontier.popleft()
+        for nxt in neighbours(here):
+            if nxt in previous or not (0 <= nxt[0] < width and 0 <= nxt[1] < height):
+                continue
+            if nxt != goal and not passable(nxt):
+                continue
+            previous[nxt] = here
+            if nxt == goal:
+                path = [goal]
+                while path[-1] != start:
+                    path.append(previous[path[-1]])
+                return path[-2::-1]
+            frontier.append(nxt)
+    return None
