@@ -26,6 +26,9 @@ class AphexCombatant(Combatant):
     # Turn-scoped state the seed asks us to remember: a natural ability used for an AoO is barred on
     # the attacker's next turn; a stunned traveller sits out until its foes have moved again.
     natural_barred: bool = False
+    # True once the barred turn has started; the bar lifts at the next turn start after it.
+    natural_bar_served: bool = False
+    # Turn starts until a stun from an interruption wears off (see rules.aphex.turns.start_turn).
     stun_turns: int = Field(default=0, ge=0)
 
 
