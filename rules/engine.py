@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, field_serializer
 
 from rules.errors import InputError
 
@@ -123,6 +123,20 @@ class Adjudication(BaseModel):
     complete: bool = False
     scratch: dict[str, Any] = Field(default_factory=dict)  # ruleset-private, JSON-serialisable state
     seq: int = 0
+
+    @field_serializer("ruling")
+    def _ruling_in_full(self, ruling: Ruling, info: SerializationInfo) -> dict[str, Any]:
+        # The fields SPEC §4's JSON leaves out (points, act_name, target, each opportunity's point and
+        # detail) are what the flow runs on: a stored adjudication must keep them.
+        mode = "json" if info.mode_is_json() else "python"
+        data = ruling.model_dump(mode=mode)
+        data["act_name"] = ruling.act_name
+        data["target"] = ruling.target
+        data["points"] = [p.model_dump(mode=mode) for p in ruling.points]
+        data["opportunities"] = [
+            {**o.model_dump(mode=mode), "point": o.point, "detail": o.detail} for o in ruling.opportunities
+        ]
+        return data
 
     # -- used by rulesets while they handle a point or an answer ---------------------------------
 
