@@ -12,6 +12,13 @@ CHECK_CHOICES = ["passed", "failed"]
 REPULSE_CHOICES = ["repulsed", "not_repulsed"]
 
 
+def _encounter(value: object) -> DragonquestEncounter:
+    """The encounter, rebuilt from plain data if the adjudication came back from storage as JSON."""
+    if isinstance(value, DragonquestEncounter):
+        return value
+    return DragonquestEncounter.model_validate(value)
+
+
 def open_point(adj: Adjudication, point: ReactionPoint) -> None:
     """Ask the question a reaction point raises."""
     mover = adj.ruling.who
@@ -72,9 +79,9 @@ def finish(adj: Adjudication) -> None:
     """Move the mover to where it ends, facing the planned way; mark an evading figure."""
     if adj.action.kind != "move" or not adj.ruling.legal:
         return
-    before: DragonquestEncounter = adj.before
+    before = _encounter(adj.before)
     step = adj.stop_step if adj.stop_step is not None else len(adj.ruling.path) - 1
-    working: DragonquestEncounter = adj.working
+    working = _encounter(adj.working)
     mover: DragonquestCombatant = working.find(adj.ruling.who)
     planned = plan(before, adj.action)
     updates: dict[str, object] = {"at": adj.ruling.path[step]}
