@@ -45,7 +45,7 @@ def plan_route(encounter: AphexEncounter, mover: AphexCombatant, labels: list[st
         goal = entered[0]
         if goal == start:
             return Route([start], f"{mover.name} is already on {format_coord(goal)}.")
-        problem = refuse(goal) or _end_problem(goal, occupied)
+        problem = _end_problem(goal, occupied) or refuse(goal)
         if problem:
             return Route([start], problem)
         # A straight line when it is open (what a player means by "go there"), else the shortest way round.
