@@ -79,14 +79,14 @@ class Storage:
         # isolation_level=None: no implicit transactions; `transaction()` issues BEGIN/COMMIT itself.
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
-            await db.execute("PRAGMA journal_mode = WAL")
+            await _set(db, "PRAGMA journal_mode = WAL")
             # FULL fsyncs the WAL on every commit. The product promises that an action the bot
             # has confirmed survives a crash or power cut (issue 8 kills the process 200 times);
             # NORMAL would keep the file consistent but could lose the last commits.
-            await db.execute("PRAGMA synchronous = FULL")
-            await db.execute("PRAGMA foreign_keys = ON")
+            await _set(db, "PRAGMA synchronous = FULL")
+            await _set(db, "PRAGMA foreign_keys = ON")
             # Another process (a second bot, `opportunist offline`) may hold the write lock briefly.
-            await db.execute("PRAGMA busy_timeout = 5000")
+            await _set(db, "PRAGMA busy_timeout = 5000")
             await migrate(db)
         except BaseException:
             await db.close()
@@ -263,12 +263,15 @@ class Storage:
 
     async def recent_events(self, channel_id: int, limit: int = 20) -> list[StoredEvent]:
         """The channel's latest events, newest first (empty if there is no encounter)."""
-        async with self._use(), self._db.execute(
-            "SELECT e.id, e.encounter_id, e.kind, e.data, e.created_at FROM events e "
-            "JOIN encounters c ON c.id = e.encounter_id WHERE c.channel_id = ? "
-            "ORDER BY e.id DESC LIMIT ?",
-            (channel_id, max(0, limit)),
-        ) as cursor:
+        async with (
+            self._use(),
+            self._db.execute(
+                "SELECT e.id, e.encounter_id, e.kind, e.data, e.created_at FROM events e "
+                "JOIN encounters c ON c.id = e.encounter_id WHERE c.channel_id = ? "
+                "ORDER BY e.id DESC LIMIT ?",
+                (channel_id, max(0, limit)),
+            ) as cursor,
+        ):
             rows = await cursor.fetchall()
         return [
             StoredEvent(id=r[0], encounter_id=r[1], kind=r[2], data=json.loads(r[3]), created_at=r[4])
@@ -291,6 +294,13 @@ class Storage:
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+
+async def _set(db: aiosqlite.Connection, sql: str) -> None:
+    # Drain and close the cursor: a PRAGMA that returns a row would otherwise stay "in progress"
+    # and make the next COMMIT fail.
+    async with db.execute(sql) as cursor:
+        await cursor.fetchall()
 
 
 def _row_id(cursor: aiosqlite.Cursor) -> int:
