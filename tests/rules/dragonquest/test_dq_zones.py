@@ -34,7 +34,9 @@ RANGED = [
     # 003_...txt: "Only targets who occupy one or more hexes of a figure's Ranged Zone may have a Missile of
     # Thrown weapon Fired at them."  Ranged Zone = the forward arc beyond the Melee Zone.
     ("straight-ahead-far", "E20", True),
-    ("arc-edge-far", "H19", True),
+    ("deep-in-the-arc", "H19", True),
+    ("arc-edge-three-hexes-south-east", "H11", True),
+    ("just-outside-the-arc-edge", "H10", False),
     ("melee-zone-is-not-ranged", "E11", False),
     ("behind-is-not-ranged", "E5", False),
     ("beside-outside-arc", "J10", False),
