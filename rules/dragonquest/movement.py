@@ -122,7 +122,7 @@ def plan(encounter: DragonquestEncounter, action: Action) -> Plan:
         target = encounter.find(action.target)
         if target.name == who.name:
             return illegal(ruling, f"{who.name} cannot target itself.")
-        if not target.hostile_to(who):
+        if mode.name in ("charge", "charge-close") and not target.hostile_to(who):
             return illegal(ruling, f"{target.name} is not hostile to {who.name}; pick a hostile figure.")
     start_facing = zones.facing_of(who)
     if mode.name == "charge-close":

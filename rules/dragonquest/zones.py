@@ -53,8 +53,13 @@ def hostiles(encounter: DragonquestEncounter, figure: DragonquestCombatant) -> I
 
 
 def engaged_with(encounter: DragonquestEncounter, figure: DragonquestCombatant) -> list[DragonquestCombatant]:
-    """The hostile figures adjacent to (or sharing the hex of) ``figure``."""
-    return [c for c in hostiles(encounter, figure) if hexgrid.distance(c.pos, figure.pos) <= 1]
+    """The hostile figures adjacent to (or sharing the hex of) ``figure``; an incapacitated figure, which
+    "can do nothing", engages nobody."""
+    return [
+        c
+        for c in hostiles(encounter, figure)
+        if not c.has("incapacitated") and hexgrid.distance(c.pos, figure.pos) <= 1
+    ]
 
 
 def is_engaged(encounter: DragonquestEncounter, figure: DragonquestCombatant) -> bool:

@@ -143,3 +143,24 @@ def test_evading_ends_when_the_figure_acts_again(dq):
     assert adj.working.find("Hero").has("evading")
     later = RULESET.start_turn(adj.working, "Hero")
     assert not later.find("Hero").has("evading")
+
+
+def test_incapacitated_foe_engages_nobody(dq):
+    # 003_...txt: "A figure who becomes incapacitated can do nothing." - so a figure next to it is free to
+    # move, and its zone stops nobody (docs/rules/dragonquest.md).
+    enc = dq.enc(
+        dq.fig("Hero", "E12", tmr=5),
+        dq.fig("Orc", "E11", side="foes", facing="S", conditions=["incapacitated"]),
+    )
+    assert not zones.is_engaged(enc, enc.find("Hero"))
+    ruling = dq.move(enc, "Hero", "D12 D11 D10")
+    assert ruling.legal and ruling.stop_at is None
+
+
+def test_stunned_foe_still_engages_and_stops(dq):
+    enc = dq.enc(
+        dq.fig("Hero", "E14", tmr=5), dq.fig("Orc", "E10", side="foes", facing="S", conditions=["stunned"])
+    )
+    assert dq.move(enc, "Hero", "E13 E12 E11 D11").stop_at == "E11"
+    next_to = dq.enc(dq.fig("Hero", "E12"), dq.fig("Orc", "E11", side="foes", conditions=["stunned"]))
+    assert not dq.move(next_to, "Hero", "E13").legal
