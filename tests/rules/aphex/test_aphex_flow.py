@@ -172,3 +172,12 @@ def test_before_is_untouched_and_moves_without_foes_finish_at_once():
     assert adj.complete and not adj.open
     assert final(adj).get("Ethan").at == "I6"
     assert adj.before.get("Ethan").at == "A6"
+
+
+def test_a_stored_adjudication_keeps_its_reaction_points():
+    # Prompts wait for hours across restarts (SPEC §6): the JSON in SQLite must carry the whole ruling.
+    adj = begin(field(archer("Archer", "E2"), blocked=("E4",)), move("Ethan", "I6"))
+    back = roundtrip(adj)
+    assert back.ruling.points == adj.ruling.points and len(back.ruling.points) == 2
+    assert [(o.point, o.detail) for o in back.ruling.opportunities] == [(0, {"weapon": "missile"})]
+    assert back.ruling.to_json() == adj.ruling.to_json()
