@@ -218,7 +218,8 @@ def _finish_plan(
             return illegal(
                 ruling,
                 f"{who.name} may spend {allowed} hexes of TMR in {mode.name} (TMR {who.tmr}, Agility "
-                f"{who.agility}); this move costs {cost}.",
+                f"{who.agility}); this move costs {cost}"
+                + (" (the defender's hex counts)." if defender is not None else "."),
             )
     if mode.name == "evade":
         ruling.notes.append(f"{who.name} is evading while it moves: much harder to hit.")
