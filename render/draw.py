@@ -298,6 +298,8 @@ def _tokens(
             invisible=c.has("invisible"),
             out=any(c.has(k) for k in palette.OUT_OF_ACTION),
             facing=angle,
+            corner=round(pitch * 0.22) if n > 1 else 0,
+            text_max=round(pitch * 0.6) if n > 1 else 0,
         )
         sprites.paste(image, sprite, centre)
         badges = [palette.CONDITION_BADGES[k] for k in c.conditions if k in palette.CONDITION_BADGES]

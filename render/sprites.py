@@ -45,8 +45,9 @@ def _finish(colour: Image.Image, mask: Image.Image) -> Image.Image:
     return small
 
 
-def _fit_text(text: str, box: float, bold: bool = True, share: float = 0.42) -> Font:
+def _fit_text(text: str, box: float, bold: bool = True, share: float = 0.42, cap: float = 0) -> Font:
     size = box * (share if len(text) <= 2 else share * 0.8)
+    size = min(size, cap) if cap else size
     f = font(round(size), bold)
     while f.getlength(text) > box * 0.82 and size > 6:
         size *= 0.9
@@ -72,11 +73,15 @@ def token(
     invisible: bool = False,
     out: bool = False,
     facing: float | None = None,
+    corner: int = 0,
+    text_max: int = 0,
 ) -> Image.Image:
     """A token: a disc (or rounded square for multi-square creatures) of ``colour`` with ``text``.
 
     ``canvas`` is the sprite side (the token is centred in it); ``facing`` an angle in degrees
-    (screen coordinates, 0 = east, 90 = south) for a wedge pointing out of the token.
+    (screen coordinates, 0 = east, 90 = south) for a wedge pointing out of the token; ``corner``
+    the corner radius of a square token (default a quarter of its half-side); ``text_max`` caps the
+    initials' font size (pixels) so a colossal token's letters stay the size of a cell.
     """
     fill = blend(colour, (255, 255, 255), 0.6) if invisible else colour
     edge = (25, 25, 30)
@@ -84,13 +89,13 @@ def token(
     c = canvas * SUPER / 2
     r = diameter * SUPER / 2
     box = (c - r, c - r, c + r, c + r)
-    line = max(SUPER, round(diameter * SUPER / 22))
+    line = max(SUPER, min(3 * SUPER, round(diameter * SUPER / 22)))
     if square:
-        radius = r * 0.25
+        radius = corner * SUPER if corner else r * 0.25
         draw.rounded_rectangle(box, radius, fill=edge)
         mdraw.rounded_rectangle(box, radius, fill=255)
         inner = (box[0] + line, box[1] + line, box[2] - line, box[3] - line)
-        draw.rounded_rectangle(inner, radius - line, fill=fill)
+        draw.rounded_rectangle(inner, max(0, radius - line), fill=fill)
     else:
         mdraw.ellipse(box, fill=255)
         if invisible:
@@ -111,7 +116,7 @@ def token(
         ]
         draw.polygon(points, fill=edge)
         mdraw.polygon(points, fill=255)
-    f = _fit_text(text, diameter * SUPER if not square else diameter * SUPER * 0.8)
+    f = _fit_text(text, diameter * SUPER if not square else diameter * SUPER * 0.8, cap=text_max * SUPER)
     draw.text((c, c), text, fill=text_on(fill), font=f, anchor="mm")
     if out:
         # Dead, unconscious, helpless, paralyzed, incapacitated: crossed out.
