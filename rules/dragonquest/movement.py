@@ -395,6 +395,9 @@ def _find(
     others = list(encounter.others(who))
     foe_hexes = {c.pos for c in others if c.hostile_to(who)}
     friend_hexes = {c.pos for c in others if not c.hostile_to(who)}
+    zone_hexes = {
+        h for c in zones.hostiles(encounter, who) if zones.has_zone(c) for h in zones.melee_zone(encounter, c)
+    }
 
     def open_hex(h: Coord) -> bool:
         return h not in blocked and h not in foe_hexes
@@ -402,7 +405,7 @@ def _find(
     def zone_free(h: Coord) -> bool:
         if defender is not None and hexgrid.distance(h, defender.pos) == 1:
             return True  # the charge-close must cross the defender's zone
-        return not zones.zones_holding(encounter, who, h)
+        return h not in zone_hexes
 
     def clear(h: Coord) -> bool:
         return open_hex(h) and zone_free(h) and h not in friend_hexes and h not in difficult
