@@ -156,9 +156,17 @@ def plan(encounter: DragonquestEncounter, action: Action) -> Plan:
     if defender is not None and not entered:
         entered = [defender.pos]
     if len(entered) == 1 and hexgrid.distance(start, entered[0]) > 1:
-        walk = _find(encounter, who, mode, entered[0], defender)
+        goal = entered[0]
+        if defender is not None and goal != defender.pos and hexgrid.distance(goal, defender.pos) != 1:
+            return illegal(
+                ruling, f"A Charge and Close ends in the defender's hex: {defender.name} is at {defender.at}."
+            )
+        walk = _find(encounter, who, mode, goal, defender)
         if walk is None:
-            return illegal(ruling, f"There is no way for {who.name} to reach {label(entered[0])}.")
+            return illegal(ruling, f"There is no way for {who.name} to reach {label(goal)}.")
+        if defender is not None and walk.error is None and walk.walked[-1] == goal != defender.pos:
+            ruling.notes.append(f"The Charge and Close ends by entering {defender.name}'s hex {defender.at}.")
+            walk = _walk(encounter, who, mode, [*walk.walked[1:], defender.pos], defender)
     else:
         here = start
         for hex_ in entered:

@@ -121,3 +121,14 @@ def test_another_zone_stops_the_charge_short(dq):
     assert ruling.legal and ruling.stop_at == "E24" and ruling.opportunities == []
     adj = begin(enc, _close())
     assert adj.complete and adj.working.find("Hero").at == "E24"
+
+
+def test_charge_close_destination_next_to_the_defender(dq):
+    # A single destination beside the defender (here its rear hex E20) is found, then the defender's hex is
+    # entered: 003_...txt: "the destination hex (the hex the defender occupies) is counted"
+    enc = dq.enc(dq.fig("Hero", "E17", tmr=8), dq.fig("Orc", "E21", side="foes", facing="S"))
+    ruling = dq.move(enc, "Hero", "E20", "charge-close", target="Orc")
+    assert ruling.legal and ruling.path[-1] == "E21" and ruling.cost == 4
+    assert [o.at for o in ruling.opportunities] == ["E20"]
+    far = dq.move(enc, "Hero", "E15", "charge-close", target="Orc")
+    assert not far.legal and "defender's hex" in (far.error or "")
