@@ -109,6 +109,9 @@ def test_legal_moves_obey_the_rules(scene):
     assert ruling.cost >= hexes_moved
     # 003_...txt: "a figure may always (if not Stunned, etc.) move one hex during a Pulse"
     assert ruling.cost <= budget(mover, parse_mode(mode).name) or hexes_moved <= 1
+    if defender is not None:
+        # A Charge and Close ends in the defender's hex unless another Melee Zone stopped it first.
+        assert closing or ruling.stop_at is not None
     if ruling.opportunities:
         assert closing and [o.at for o in ruling.opportunities] == [ruling.path[-2]]
 
