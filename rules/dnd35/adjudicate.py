@@ -87,6 +87,9 @@ def adjudicate_move(enc: Dnd35Encounter, action: Action, bs: dict[str, Body], mo
     walk = check_path(f, mover, positions, mode)
     if walk.error is not None:
         return _illegal(action, mover.name, walk.error)
+    error = _mode_rules(f, mover, positions, mode, target)
+    if error is not None:
+        return _illegal(action, mover.name, error)
     cost = walk.cost * 5
     if cost > budget:
         return _illegal(
@@ -95,9 +98,6 @@ def adjudicate_move(enc: Dnd35Encounter, action: Action, bs: dict[str, Body], mo
             f"That path costs {cost} ft; {mode} allows {budget} ft for {mover.name} "
             f"(speed {mover.speed} ft).",
         )
-    error = _mode_rules(f, mover, positions, mode, target)
-    if error is not None:
-        return _illegal(action, mover.name, error)
     foes = [b for b in bs.values() if b.side != mover.side]
     points, notes = move_points(
         mover, positions, mode, foes, f.width, f.height, f.walls, target, walk.through
