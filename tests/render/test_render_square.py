@@ -70,6 +70,25 @@ def test_reach_weapon_ring_leaves_adjacent_squares_untinted(px):
         assert px.at(img, px.square(label)) == FLOOR, label
 
 
+def test_reach_weapon_ring_from_the_dnd35_ruleset_leaves_adjacent_squares_untinted(px):
+    # 001 seed / SRD: with a reach weapon a creature threatens squares 10 ft away but not adjacent ones.
+    from render import threat_overlay
+
+    enc = px.enc(
+        "dnd35",
+        [
+            {"name": "Ogre", "side": "monsters", "at": "F5", "reach_weapon": True},
+            {"name": "Ethan", "side": "party", "at": "A1"},
+        ],
+    )
+    ring = threat_overlay(enc, "Ogre")
+    img = px.image(draw(enc, threatened=ring, focus="Ogre", cell=px.cell))
+    for label in ("D3", "F3", "H3", "D5", "H5", "D7", "F7", "H7"):
+        assert px.at(img, px.square(label)) == TINT, label
+    for label in ("E4", "F4", "G4", "E5", "G5", "E6", "F6", "G6", "C5", "I5"):
+        assert px.at(img, px.square(label)) == FLOOR, label
+
+
 def test_tint_lies_over_terrain_colour(px):
     enc = party_vs_monsters(px, difficult=["C5"])
     img = px.image(draw(enc, threatened={(2, 4)}, cell=px.cell))
