@@ -53,12 +53,18 @@ def encounter(ruleset: str, side: int, count: int, seed: int = 7):
 
 
 def ruling(enc, length: int = 8) -> Ruling:
+    """A straight move of ``length`` squares by the first combatant; the nearest foes react along it."""
     mover = enc.combatants[0]
     col, row = mover.pos
-    path = [format_coord((min(col + i, enc.map.width - 1), row)) for i in range(length)]
+    step = 1 if col < enc.map.width // 2 else -1  # towards the middle, so the path stays on the map
+    path = [format_coord((col + step * i, row)) for i in range(length)]
+    foes = sorted(
+        (c for c in enc.combatants if c.side != mover.side),
+        key=lambda c: abs(c.pos[0] - col) + abs(c.pos[1] - row),
+    )
     opps = [
-        Opportunity(attacker=c.name, at=path[i % len(path)], trigger="leave-threatened")
-        for i, c in enumerate(enc.combatants[1:4])
+        Opportunity(attacker=c.name, at=path[i * 2 % len(path)], trigger="leave-threatened")
+        for i, c in enumerate(foes[:3])
     ]
     return Ruling(
         ruleset=enc.ruleset,
@@ -72,8 +78,9 @@ def ruling(enc, length: int = 8) -> Ruling:
     )
 
 
-def threat(enc) -> set[tuple[int, int]]:
-    col, row = enc.combatants[1].pos
+def threat(enc, who: int = 1) -> set[tuple[int, int]]:
+    """A 5x5 block around a combatant (the extent of a reach-10 threat)."""
+    col, row = enc.combatants[who].pos
     return {
         (col + dc, row + dr)
         for dc in range(-2, 3)
@@ -132,7 +139,7 @@ def main() -> int:
         "dnd35 100x100, 200 + ruling (auto crop)",
         args.runs,
         encounter=big,
-        threatened=threat(big),
+        threatened=threat(big, 0),
         ruling=ruling(big),
     )
     bighex = encounter("aphex", 100, 200)

@@ -375,12 +375,15 @@ def _sections(
                 legend.Section(f"{head}: not allowed — {ruling.error or 'illegal'}", colour=palette.STOP)
             )
     if threatened:
-        whose = f"what {focus} threatens" if isinstance(focus, str) else f"threatened {cell_word}"
-        out.append(
-            legend.Section(
-                "", [legend.Entry(f"Tinted: {whose}", legend.swatch(palette.tinted(palette.FLOOR)))]
-            )
-        )
+        names = focus_names(encounter, focus) if isinstance(focus, str) else []
+        if len(names) == 1 and isinstance(focus, str) and names[0].casefold() == focus.strip().casefold():
+            whose = f"the {cell_word} {names[0]} threatens"
+        elif names:
+            whose = f"the {cell_word} side {encounter.find(names[0]).side} threatens"
+        else:
+            whose = f"threatened {cell_word}"
+        tint = legend.swatch(palette.tinted(palette.FLOOR))
+        out.append(legend.Section("", [legend.Entry(f"Tinted: {whose}", tint)], wide=True))
     if markers:
         entries = [legend.Entry(m.label, sprites.marker(str(m.number), legend.ICON + 2)) for m in markers]
         out.append(legend.Section("Reactions, in order:", entries, wide=True))
