@@ -50,6 +50,7 @@ def swatch(colour: RGB, size: int = ICON, outline: RGB = (60, 60, 60)) -> Image.
 
 
 @lru_cache(maxsize=4096)
+@sprites.font_locked
 def _fit(text: str, width: float, bold: bool = False) -> str:
     f = sprites.font(TEXT_SIZE, bold)
     if f.getlength(text) <= width:

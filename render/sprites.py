@@ -7,20 +7,41 @@ its fill colour, so tests can compare pixels with the palette.
 
 from __future__ import annotations
 
+import functools
 import math
+import threading
+from collections.abc import Callable
 from functools import lru_cache
+from typing import ParamSpec, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
 from render.palette import MARKER, MARKER_TEXT, RGB, blend, text_on
 
 SUPER = 4
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+# FreeType faces are not safe to rasterise from two threads at once, and the bot renders in worker
+# threads; every cache miss that touches a font runs under this lock (hits never take it).
+FONT_LOCK = threading.RLock()
+
+
+def font_locked(fn: Callable[_P, _T]) -> Callable[_P, _T]:
+    @functools.wraps(fn)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with FONT_LOCK:
+            return fn(*args, **kwargs)
+
+    return wrapper
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 
 @lru_cache(maxsize=128)
+@font_locked
 def font(size: int, bold: bool = False) -> Font:
     """DejaVu Sans if the system has it, else Pillow's built-in font, at ``size`` pixels."""
     size = max(6, int(size))
@@ -63,6 +84,7 @@ def _dashed_ring(
 
 
 @lru_cache(maxsize=4096)
+@font_locked
 def token(
     text: str,
     colour: RGB,
@@ -128,6 +150,7 @@ def token(
 
 
 @lru_cache(maxsize=512)
+@font_locked
 def marker(text: str, diameter: int) -> Image.Image:
     """A numbered reaction marker: a red disc with a white rim and a white number."""
     img, mask, draw, mdraw = _layers(diameter, MARKER)
@@ -141,6 +164,7 @@ def marker(text: str, diameter: int) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
+@font_locked
 def badge(text: str, colour: RGB, diameter: int) -> Image.Image:
     """A small condition badge: a disc of ``colour`` with a letter."""
     img, mask, draw, mdraw = _layers(diameter, colour)
@@ -154,6 +178,7 @@ def badge(text: str, colour: RGB, diameter: int) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
+@font_locked
 def diamond(text: str, colour: RGB, diameter: int) -> Image.Image:
     """A diamond with a number: an aphex action-point boundary."""
     img, mask, draw, mdraw = _layers(diameter, colour)
@@ -194,6 +219,7 @@ def octagon(colour: RGB, diameter: int) -> Image.Image:
 
 
 @lru_cache(maxsize=8192)
+@font_locked
 def label(text: str, size: int, colour: RGB, bold: bool = False) -> tuple[Image.Image, tuple[int, int]]:
     """A line of text as an RGBA sprite, plus the offset of its top-left from the text's origin.
 
