@@ -453,6 +453,9 @@ def render(
         _path(pen, layout, ruling, stop)
     focused = set(focus_names(encounter, focus)) if isinstance(focus, str) else set()
     _tokens(image, pen, layout, encounter, texts, colours, focused)
+    if isinstance(focus, tuple) and layout.contains(focus):
+        # A focused cell (`/threatens at C3`): a bold outline around it.
+        pen.polygon(layout.polygon(focus), outline=palette.FOCUS, width=max(3, round(layout.pitch / 10)))
     if ruling is not None:
         _overlays(image, pen, layout, encounter, ruling, markers, stop)
     legend.draw(image, map_h, sections)

@@ -35,6 +35,8 @@ def font_locked(fn: Callable[_P, _T]) -> Callable[_P, _T]:
             return fn(*args, **kwargs)
 
     return wrapper
+
+
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}

@@ -109,3 +109,29 @@ def test_odd_first_column_crop_keeps_parity(px):
     assert out.layout.first == (3, 2)
     x, y = px.hex("D4", first=(3, 2))
     assert px.dominant(out.image, (x, y)) == BLUE
+
+
+def test_focused_cell_is_outlined(px):
+    enc = px.enc("aphex", [{"name": "Ethan", "side": "party", "at": "A1"}])
+    img = px.image(draw(enc, focus=(3, 3), cell=px.cell))  # D4
+    x, y = px.hex("D4")
+    assert px.at(img, (x, y - round(0.866 * px.cell) + 2)) == palette.FOCUS
+    x, y = px.hex("F4")
+    assert px.at(img, (x, y - round(0.866 * px.cell) + 2)) != palette.FOCUS
+
+
+def test_100x100_hex_map_with_200_combatants_is_under_2_mb(px):
+    from rules.coords import column_letters
+
+    combatants = [
+        {
+            "name": f"Orc {i}",
+            "side": "ab"[i % 2],
+            "at": f"{column_letters(i % 100)}{i // 100 * 50 + i % 37 + 1}",
+        }
+        for i in range(200)
+    ]
+    enc = px.enc("dragonquest", combatants, width=100, height=100)
+    png = draw(enc, region="full")
+    assert len(png) < 2 * 1024 * 1024
+    assert px.image(png).width > 100 * 1.5 * 14
