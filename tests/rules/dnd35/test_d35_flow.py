@@ -29,7 +29,12 @@ def test_aoo_resolves_before_the_move_and_a_drop_stops_it():
     assert q.timeout_choice == "decline"
     adj = answer(adj, q.id, "take")
     q = adj.open[0]
-    assert (q.kind, q.asked, q.choices, q.timeout_choice) == ("outcome", "Orc", ["down", "hit", "miss"], "miss")
+    assert (q.kind, q.asked, q.choices, q.timeout_choice) == (
+        "outcome",
+        "Orc",
+        ["down", "hit", "miss"],
+        "miss",
+    )
     adj = answer(adj, q.id, "down")
     assert adj.complete and adj.foiled and adj.stop_step == 0
     ethan = adj.working.get("Ethan")
@@ -204,7 +209,12 @@ def test_spell_hit_asks_concentration_and_failure_loses_the_spell():
     adj = answer(adj, adj.open[0].id, "take")
     adj = answer(adj, adj.open[0].id, "hit")
     q = adj.open[0]
-    assert (q.kind, q.asked, q.choices, q.timeout_choice) == ("concentration", "Mage", ["passed", "failed"], "failed")
+    assert (q.kind, q.asked, q.choices, q.timeout_choice) == (
+        "concentration",
+        "Mage",
+        ["passed", "failed"],
+        "failed",
+    )
     assert q.detail["dc_base"] == 10 and q.detail["formula"] == "10 + damage dealt + spell level"
     failed = answer(adj, q.id, "failed")
     assert failed.complete and failed.foiled and "spell_lost" in kinds(failed)
@@ -217,7 +227,9 @@ def test_spell_disrupted_by_a_drop(result, foiled):
     # 001: "If you slay your target or render the target unconscious, the spell or spell-like ability is
     # disrupted."
     e = enc(c("Mage", "E6"), foe("Orc", "F6"))
-    adj = drive(e, Action(kind="act", who="Mage", name="cast-spell"), scripted({"aoo": "take", "outcome": result}))
+    adj = drive(
+        e, Action(kind="act", who="Mage", name="cast-spell"), scripted({"aoo": "take", "outcome": result})
+    )
     assert adj.foiled is foiled
 
 
@@ -227,7 +239,9 @@ def test_cast_defensively_asks_only_concentration():
     adj = begin(e, Action(kind="act", who="Mage", name="cast-defensively"))
     assert adj.ruling.opportunities == []
     q = adj.open[0]
-    assert q.kind == "concentration" and q.detail["dc_base"] == 15 and q.detail["formula"] == "15 + spell level"
+    assert (
+        q.kind == "concentration" and q.detail["dc_base"] == 15 and q.detail["formula"] == "15 + spell level"
+    )
     assert answer(adj, q.id, "failed").foiled
     assert not answer(adj, q.id, "passed").foiled
 

@@ -39,8 +39,17 @@ def ring(center: str, radius: int) -> set[str]:
         ("A1", 2, "D4", 2, 15),
         ("A1", 3, "A1", 1, 0),
     ],
-    ids=["adjacent-diagonal", "two-diagonals", "three-diagonals", "four-diagonals", "knight-ish", "large-to-medium",
-         "large-to-large", "large-to-large-diagonal", "inside-space"],
+    ids=[
+        "adjacent-diagonal",
+        "two-diagonals",
+        "three-diagonals",
+        "four-diagonals",
+        "knight-ish",
+        "large-to-medium",
+        "large-to-large",
+        "large-to-large-diagonal",
+        "inside-space",
+    ],
 )
 def test_distance_1_2_1_2(a, a_side, b, b_side, feet):
     assert geometry.distance_ft(parse_coord(a), a_side, parse_coord(b), b_side) == feet
@@ -175,8 +184,19 @@ def test_tiny_and_reach_zero(fields, variants, expected):
         ({"conditions": ["flat_footed"]}, True),
         ({"conditions": ["prone"]}, True),
     ],
-    ids=["grappling", "unarmed", "improved-unarmed-strike", "ius-grappling", "stunned", "unconscious",
-         "paralyzed", "helpless", "dead", "flat-footed-still-threatens", "prone-still-threatens"],
+    ids=[
+        "grappling",
+        "unarmed",
+        "improved-unarmed-strike",
+        "ius-grappling",
+        "stunned",
+        "unconscious",
+        "paralyzed",
+        "helpless",
+        "dead",
+        "flat-footed-still-threatens",
+        "prone-still-threatens",
+    ],
 )
 def test_who_threatens_at_all(fields, threatens):
     e = enc(foe("Orc", "F6", **fields))
@@ -205,8 +225,16 @@ def test_threatened_squares_are_clipped_to_the_map_and_skip_walls():
         ("A1", 2, "D2", {"C1"}, False),
         ("A1", 2, "D1", {"C1", "C2"}, True),
     ],
-    ids=["wall-between", "open", "diagonal-wall", "wall-aside", "adjacent-diagonal-past-corner",
-         "adjacent-orthogonal", "large-best-square", "large-walled"],
+    ids=[
+        "wall-between",
+        "open",
+        "diagonal-wall",
+        "wall-aside",
+        "adjacent-diagonal-past-corner",
+        "adjacent-orthogonal",
+        "large-best-square",
+        "large-walled",
+    ],
 )
 def test_cover_through_blocked_squares(attacker, a_side, target, walls, cover):
     blocked = {parse_coord(w) for w in walls}

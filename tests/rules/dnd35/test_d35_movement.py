@@ -38,8 +38,14 @@ def test_mode_budgets(mode, feet):
         (["C3"], ("C3",), 15),
         (["C3", "D4"], ("D4",), 20),
     ],
-    ids=["three-diagonals", "four-diagonals", "straight", "difficult-straight", "difficult-diagonal",
-         "diagonal-then-difficult-diagonal"],
+    ids=[
+        "three-diagonals",
+        "four-diagonals",
+        "straight",
+        "difficult-straight",
+        "difficult-diagonal",
+        "diagonal-then-difficult-diagonal",
+    ],
 )
 def test_cost_with_diagonals_and_difficult_terrain(path, difficult, cost):
     e = enc(c("Ethan", "B2"), difficult=difficult)
@@ -88,8 +94,16 @@ def test_over_budget_is_refused():
         ([foe("Rat", "C2", size="fine")], ["C2", "D2"], True),
         ([foe("Rat", "C2", size="tiny")], ["C2", "D2"], False),
     ],
-    ids=["through-ally", "end-on-ally", "through-foe", "end-on-foe", "through-helpless-foe",
-         "end-on-unconscious-foe", "three-sizes-smaller", "two-sizes-smaller"],
+    ids=[
+        "through-ally",
+        "end-on-ally",
+        "through-foe",
+        "end-on-foe",
+        "through-helpless-foe",
+        "end-on-unconscious-foe",
+        "three-sizes-smaller",
+        "two-sizes-smaller",
+    ],
 )
 def test_occupied_squares(others, path, legal):
     e = enc(c("Ethan", "B2"), *others)

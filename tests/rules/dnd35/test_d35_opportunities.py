@@ -113,7 +113,9 @@ def test_spring_attack_needs_feat_target_and_attack_square():
     e = enc(c("Ethan", "B2", feats=["spring_attack"]), foe("Orc", "H8"))
     assert "pass a square" in (move(e, "Ethan", "C2", "D2", mode="spring-attack", target="Orc").error or "")
     e2 = enc(c("Ethan", "B2"), foe("Orc", "E3"))
-    assert "Spring Attack feat" in (move(e2, "Ethan", "C2", "D2", "D1", mode="spring-attack", target="Orc").error or "")
+    assert "Spring Attack feat" in (
+        move(e2, "Ethan", "C2", "D2", "D1", mode="spring-attack", target="Orc").error or ""
+    )
 
 
 @pytest.mark.parametrize(
@@ -124,8 +126,10 @@ def test_spring_attack_needs_feat_target_and_attack_square():
         ({}, "Ethan has Mobility: +4 dodge bonus to AC against this attack"),
         # 001: "A dodge bonus, however, doesn't help you when you're denied your Dexterity bonus against an
         # attack, as you would be when moving past a foe you can't see."
-        ({"conditions": ["invisible"], "senses": ["blindsight"]},
-         "Ethan has Mobility but cannot see Orc: no dodge bonus against this attack"),
+        (
+            {"conditions": ["invisible"], "senses": ["blindsight"]},
+            "Ethan has Mobility but cannot see Orc: no dodge bonus against this attack",
+        ),
     ],
     ids=["mobility", "mobility-unseen-foe"],
 )
@@ -149,8 +153,14 @@ def test_mobility_note(orc, note):
         ({"conditions": ["flat_footed"]}, False),
         ({"conditions": ["flat_footed"], "feats": ["combat_reflexes"]}, True),
     ],
-    ids=["one-per-round", "combat-reflexes-dex-2-third", "combat-reflexes-dex-2-spent", "combat-reflexes-dex-0",
-         "flat-footed", "flat-footed-combat-reflexes"],
+    ids=[
+        "one-per-round",
+        "combat-reflexes-dex-2-third",
+        "combat-reflexes-dex-2-spent",
+        "combat-reflexes-dex-0",
+        "flat-footed",
+        "flat-footed-combat-reflexes",
+    ],
 )
 def test_combat_reflexes_and_flat_footed(orc, provokes):
     e = enc(c("Ethan", "E6"), foe("Orc", "F6", **orc))
@@ -201,7 +211,9 @@ def test_reach_zero_with_reach_weapon_still_zero():
     # 001: "If your natural reach is 0, your reach is still 0 when you wield a reach weapon."
     e = enc(c("Ethan", "E6"), foe("Pixie", "F6", size="tiny", reach_weapon=True))
     assert attackers(move(e, "Ethan", "D6")) == []
-    e2 = enc(c("Ethan", "E6"), foe("Pixie", "F6", size="tiny", reach_weapon=True), variants=("tiny_reach_weapons",))
+    e2 = enc(
+        c("Ethan", "E6"), foe("Pixie", "F6", size="tiny", reach_weapon=True), variants=("tiny_reach_weapons",)
+    )
     assert attackers(move(e2, "Ethan", "D6")) == ["Pixie"]
 
 

@@ -94,7 +94,9 @@ def test_large_mover_finds_room():
 
 
 def test_grid_costs():
-    assert step_cost(False, False, 0) == 1 and step_cost(True, False, 0) == 1 and step_cost(True, False, 1) == 2
+    assert (
+        step_cost(False, False, 0) == 1 and step_cost(True, False, 0) == 1 and step_cost(True, False, 1) == 2
+    )
     assert step_cost(False, True, 0) == 2 and step_cost(True, True, 1) == 3
     assert lower_bound((0, 0), (3, 3), 0) == 4 and lower_bound((0, 0), (3, 3), 1) == 5
 

@@ -166,7 +166,11 @@ def test_reported_cost_never_exceeds_the_budget(e, data, mode):
     if data.draw(st.booleans()):
         path = random_walk(e, data, data.draw(st.integers(1, 10)))
     else:
-        path = [format_coord(data.draw(st.tuples(st.integers(0, e.map.width - 1), st.integers(0, e.map.height - 1))))]
+        path = [
+            format_coord(
+                data.draw(st.tuples(st.integers(0, e.map.width - 1), st.integers(0, e.map.height - 1)))
+            )
+        ]
     r = move(e, "Mover", *path, mode=mode)
     if r.legal:
         assert r.cost <= budget_ft(mode, mover.speed)
