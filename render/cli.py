@@ -89,7 +89,7 @@ def run_render(ns: Any) -> int:
             rule(encounter, words, getattr(ns, "mode", None), getattr(ns, "target", None)) if words else None
         )
         png = draw(encounter, threatened=threatened, ruling=ruling, focus=threats or None)
-        if output == "-":
+        if str(output) == "-":
             sys.stdout.buffer.write(png)
             sys.stdout.buffer.flush()
         else:
