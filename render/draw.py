@@ -29,7 +29,7 @@ from render.scene import (
     ruling_path,
     stop_coord,
 )
-from rules.coords import Coord, column_letters, format_coord
+from rules.coords import Coord, column_letters
 from rules.engine import Ruling
 from rules.model import Encounter
 
@@ -47,9 +47,6 @@ PNG_LEVEL = 3
 
 FACING_ANGLE = {"N": -90.0, "NE": -30.0, "SE": 30.0, "S": 90.0, "SW": 150.0, "NW": 210.0}
 """Screen angle (degrees, y down) of each hex side of a flat-topped hex."""
-
-TITLES = {"dnd35": "D&D 3.5", "aphex": "Action-point hex", "dragonquest": "DragonQuest"}
-UNITS = {"dnd35": "ft", "aphex": "AP", "dragonquest": "hexes"}
 
 
 @dataclass
@@ -340,89 +337,6 @@ def _overlays(
         )
 
 
-# -- legend --------------------------------------------------------------------------------------
-
-
-def _sections(
-    encounter: Encounter,
-    layout: Layout,
-    threatened: frozenset[Coord],
-    ruling: Ruling | None,
-    focus: str | Coord | None,
-    markers: list[Marker],
-    texts: dict[str, str],
-    colours: dict[str, RGB],
-) -> list[legend.Section]:
-    cell_word = "hexes" if layout.hexes else "squares"
-    size = f"{encounter.map.width}×{encounter.map.height}"
-    title = f"{TITLES.get(encounter.ruleset, encounter.ruleset)} · {size} · round {encounter.round}"
-    if encounter.turn:
-        title += f" · turn: {encounter.turn}"
-    if (layout.cols, layout.rows) != (encounter.map.width, encounter.map.height):
-        last = (layout.first[0] + layout.cols - 1, layout.first[1] + layout.rows - 1)
-        title += f" · showing {format_coord(layout.first)}–{format_coord(last)}"
-    out = [legend.Section(title, bold=True)]
-    if ruling is not None:
-        what = ruling.act_name if ruling.action == "act" and ruling.act_name else ruling.action
-        head = f"{ruling.who}: {what} ({ruling.mode})"
-        if ruling.legal:
-            head += f", cost {ruling.cost} {UNITS.get(encounter.ruleset, '')}".rstrip()
-            if ruling.stop_at:
-                head += f", must stop at {ruling.stop_at}"
-            out.append(legend.Section(head))
-        else:
-            out.append(
-                legend.Section(f"{head}: not allowed — {ruling.error or 'illegal'}", colour=palette.STOP)
-            )
-    if threatened:
-        names = focus_names(encounter, focus) if isinstance(focus, str) else []
-        if len(names) == 1 and isinstance(focus, str) and names[0].casefold() == focus.strip().casefold():
-            whose = f"the {cell_word} {names[0]} threatens"
-        elif names:
-            whose = f"the {cell_word} side {encounter.find(names[0]).side} threatens"
-        else:
-            whose = f"threatened {cell_word}"
-        tint = legend.swatch(palette.tinted(palette.FLOOR))
-        out.append(legend.Section("", [legend.Entry(f"Tinted: {whose}", tint)], wide=True))
-    if markers:
-        entries = [legend.Entry(m.label, sprites.marker(str(m.number), legend.ICON + 2)) for m in markers]
-        out.append(legend.Section("Reactions, in order:", entries, wide=True))
-    shown = [c for c in encounter.combatants if any(layout.contains(x) for x in footprint(c))]
-    sides = legend.Section(
-        "Sides:",
-        [legend.Entry(s, sprites.token("", col, legend.ICON, legend.ICON + 2)) for s, col in colours.items()],
-    )
-    out.append(sides)
-    entries = []
-    for c in shown:
-        text = f"{texts[c.name]}  {c.name}"
-        if c.conditions:
-            text += " · " + ", ".join(k.replace("_", " ") for k in c.conditions)
-        entries.append(legend.Entry(text, sprites.token("", colours[c.side], legend.ICON, legend.ICON + 2)))
-    hidden = len(encounter.combatants) - len(shown)
-    out.append(
-        legend.Section("Combatants:" + (f" ({hidden} more outside this view)" if hidden else ""), entries)
-    )
-    key: list[legend.Entry] = []
-    if encounter.map.difficult:
-        key.append(legend.Entry("difficult", legend.swatch(palette.DIFFICULT)))
-    if encounter.map.blocked:
-        key.append(legend.Entry("blocked", legend.swatch(palette.BLOCKED)))
-    if ruling is not None and ruling.path:
-        key.append(legend.Entry("path", legend.swatch(palette.PATH)))
-    if ruling is not None and ruling.stop_at:
-        key.append(legend.Entry("must stop here", sprites.octagon(palette.STOP, legend.ICON)))
-    if ruling is not None and ap_boundaries(encounter, ruling):
-        key.append(legend.Entry("after AP n", sprites.diamond("n", palette.AP, legend.ICON + 2)))
-    if any(c.conditions for c in shown):
-        for name, (letter, colour) in palette.CONDITION_BADGES.items():
-            if any(c.has(name) for c in shown):
-                key.append(legend.Entry(name.replace("_", " "), sprites.badge(letter, colour, legend.ICON)))
-    if key:
-        out.append(legend.Section("Key:", key))
-    return out
-
-
 # -- entry points --------------------------------------------------------------------------------
 
 
@@ -442,7 +356,7 @@ def render(
     colours = palette.side_colours(c.side for c in encounter.combatants)
     markers = reaction_markers(encounter, ruling) if ruling is not None else []
     stop = stop_coord(ruling) if ruling is not None else None
-    sections = _sections(encounter, layout, threat, ruling, focus, markers, texts, colours)
+    sections = legend.build(encounter, layout, threat, ruling, focus, markers, texts, colours)
     map_w, map_h = layout.image_size
     width = max(map_w, MIN_WIDTH)
     image = Image.new("RGB", (width, map_h + legend.height(sections, width)), palette.PAPER)
