@@ -281,11 +281,12 @@ def _tokens(
         canvas = round(diameter * 1.45) if angle is not None else diameter + 2
         if c.name in focus:
             r = diameter / 2 + max(3, pitch * 0.08)
-            pen.ellipse(
-                (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r),
-                outline=palette.FOCUS,
-                width=max(3, round(pitch / 12)),
-            )
+            ring = (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)
+            width = max(3, round(pitch / 12))
+            if n > 1:
+                pen.rounded_rectangle(ring, round(pitch * 0.3), outline=palette.FOCUS, width=width)
+            else:
+                pen.ellipse(ring, outline=palette.FOCUS, width=width)
         sprite = sprites.token(
             texts[c.name],
             colours[c.side],

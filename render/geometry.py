@@ -132,11 +132,12 @@ class Layout:
 
     def marker_centre(self, coord: Coord, slot: int = 0) -> tuple[int, int]:
         """Integer pixel centre of the ``slot``-th reaction marker in a cell: the first sits in the
-        upper-right part of the cell, further ones step left (then down) so none hides another."""
+        upper-right part of the cell, the second below it, further pairs step left, so none hides
+        another and they read top to bottom."""
         x, y = self.centre(coord)
         d = self.marker_diameter
         half = self.pitch / 2
-        across, down = slot % 3, slot // 3
+        across, down = slot // 2, slot % 2
         mx = x + half - d / 2 - across * (d + 1) - (0.22 * self.cell if self.hexes else 0)
         my = y - half + d / 2 + down * (d + 1)
         return round(mx), round(my)
