@@ -101,15 +101,13 @@ def move_points(
             if passing is not None:
                 if passing != i:
                     continue
-                point, hit = enter, True
+                point = enter
             else:
                 into = bool(entered & set(foe.squares))
                 left = bool(vacated & squares)
                 if not (into or left):
                     continue
-                point, hit = (leave, True) if left else (enter, True)
-            if not hit:
-                continue
+                point = leave if left else enter
             if why is not None:
                 if foe.name not in noted:
                     noted.add(foe.name)
@@ -141,10 +139,13 @@ def move_points(
             note = mobility_note(mover, foe)
             if note is not None:
                 info["mobility"] = note
-            if mode in TUMBLE_MODES:
-                base = TUMBLE_THROUGH_DC if passing is not None else TUMBLE_DC
+            # seed: "If you tumble into a foe's square, you still provoke an attack of opportunity from
+            # that foe" - only tumble-through's DC 25 check covers entering a space.
+            entering = point.trigger == "enter-space"
+            if mode in TUMBLE_MODES and not (entering and mode == "tumble"):
+                base = TUMBLE_THROUGH_DC if entering else TUMBLE_DC
                 info["dc"] = base + 2 * checks
-                info["through"] = passing is not None
+                info["through"] = entering
                 checks += 1
             point.reactors.append(foe.name)
             point.info[foe.name] = info

@@ -280,3 +280,13 @@ def test_several_foes_at_one_square_share_a_reaction_point():
     e = enc(c("Ethan", "E6"), foe("Orc", "F6"), foe("Gob", "E7"))
     r = move(e, "Ethan", "D5")
     assert len(r.points) == 1 and r.points[0].reactors == ["Orc", "Gob"]
+
+
+def test_tumbling_into_a_foes_square_still_provokes():
+    # 001: "If you tumble into a foe's square, you still provoke an attack of opportunity from that foe."
+    e = enc(c("Rat", "E6", size="tiny"), foe("Pixie", "F6", size="tiny"))
+    r = move(e, "Rat", "F6", "G6", mode="tumble")
+    assert who_provokes(r) == [("Pixie", "E6", "enter-space")]
+    assert "dc" not in r.opportunities[0].detail
+    through = move(e, "Rat", "F6", "G6", mode="tumble-through")
+    assert through.opportunities[0].detail["dc"] == 25
