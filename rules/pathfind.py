@@ -41,6 +41,7 @@ class Grid:
     threat: dict[Coord, int] = field(default_factory=dict)  # square -> foes whose area it is (bits)
     start_exempt: int = 0  # foes whose opportunity for leaving the start square is waived
     enter: dict[Coord, int] = field(default_factory=dict)  # square -> foes that entering it provokes
+    start_parity: int = 0  # diagonals already taken before ``start`` (odd = the next one costs 2)
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Found:
     cost: int = 0  # squares
     opportunities: int = 0  # the search's estimate (see the module docstring)
     reason: str | None = None
+    parity: int = 0  # diagonal parity at the goal (to chain a second leg)
 
 
 def step_cost(diagonal: bool, difficult: bool, parity: int) -> int:
@@ -142,10 +144,11 @@ def _search(grid: Grid, budget: int, count: bool) -> Found:
     sp = _Space(grid)
     start, goal = grid.start, grid.goal
     # State: (position, parity). Value: (opportunities, cost).
-    best: dict[tuple[Coord, int], tuple[int, int]] = {(start, 0): (0, 0)}
+    p0 = grid.start_parity
+    best: dict[tuple[Coord, int], tuple[int, int]] = {(start, p0): (0, 0)}
     parent: dict[tuple[Coord, int], tuple[Coord, int]] = {}
     seq = 0
-    heap: list[tuple[int, int, int, int, Coord, int]] = [(0, lower_bound(start, goal, 0), 0, seq, start, 0)]
+    heap: list[tuple[int, int, int, int, Coord, int]] = [(0, lower_bound(start, goal, p0), 0, seq, start, p0)]
     while heap:
         opps, _f, cost, _seq, p, parity = heapq.heappop(heap)
         state = (p, parity)
@@ -157,7 +160,7 @@ def _search(grid: Grid, budget: int, count: bool) -> Found:
                 state = parent[state]
                 path.append(state[0])
             path.reverse()
-            return Found(path=path[1:], cost=cost, opportunities=opps)
+            return Found(path=path[1:], cost=cost, opportunities=opps, parity=parity)
         for dx, dy in NEIGHBOURS:
             q = (p[0] + dx, p[1] + dy)
             if not sp.ok(q):

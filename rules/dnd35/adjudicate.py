@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from rules.coords import Coord, format_coord
@@ -74,6 +75,12 @@ def adjudicate_move(enc: Dnd35Encounter, action: Action, bs: dict[str, Body], mo
     f = _field(enc, bs, mover)
     budget = budget_ft(mode, mover.speed)
     start = mover.pos
+    if mode == "charge" and target is not None and len(squares) == 1 and squares[0] in set(target.squares):
+        # "charge Ogre" by pointing at the Ogre: the rules fix the destination (SRD Charge).
+        end = _charge_destination(f, mover, target, mode)
+        if isinstance(end, str):
+            return _illegal(action, mover.name, end)
+        squares = [end]
     if len(squares) == 1 and max(abs(squares[0][0] - start[0]), abs(squares[0][1] - start[1])) > 1:
         if mode == "step":
             return _illegal(action, mover.name, "A 5-foot step moves to an adjacent square.")
@@ -160,6 +167,32 @@ def _mode_rules(f: Field, mover: Body, positions: list[Coord], mode: str, target
     return None
 
 
+def _charge_destination(f: Field, mover: Body, target: Body, mode: str) -> Coord | str:
+    """The closest square from which the mover can attack ``target`` and that a charge line reaches."""
+    start = mover.pos
+    ends = charge_ends(f, mover, target)
+    if not ends:
+        return f"There is no free square from which {mover.name} could attack {target.name}."
+
+    def far(p: Coord) -> int:
+        return geometry.squares_apart(abs(p[0] - start[0]), abs(p[1] - start[1]))
+
+    closest = min(far(p) for p in ends)
+
+    def straightness(p: Coord) -> tuple[int, int, int]:
+        # Among equally close squares prefer the most direct line, then the top-left one.
+        return ((p[0] - start[0]) ** 2 + (p[1] - start[1]) ** 2, p[1], p[0])
+
+    for end in sorted((p for p in ends if far(p) == closest), key=straightness):
+        positions = line(start, end)
+        if len(positions) >= 3 and check_path(f, mover, positions, mode).error is None:
+            return end
+    return (
+        f"{mover.name} cannot charge {target.name}: the closest squares from which it could attack are "
+        "not at the end of a clear straight line at least 10 feet long (SRD Charge)."
+    )
+
+
 def _find(
     enc: Dnd35Encounter,
     bs: dict[str, Body],
@@ -224,4 +257,44 @@ def _find(
     found = find_path(grid)
     if found.path is None:
         return found.reason or "none found"
+    if mode == "spring-attack" and target is not None:
+        return _spring_attack_route(f, mover, target, grid, found.path)
     return found.path
+
+
+def _spring_attack_route(
+    f: Field, mover: Body, target: Body, grid: Grid, direct: list[Coord]
+) -> list[Coord] | str:
+    """Spring Attack must pass, mid-move, a square from which the mover can attack the target: keep the
+    direct path if it does, else go via the best such square (two searches chained on diagonal parity)."""
+    tsq = set(target.squares)
+
+    def attacks_from(p: Coord) -> bool:
+        return bool(attack_squares(mover, p, f.width, f.height) & tsq)
+
+    if any(attacks_from(p) for p in direct[:-1]):
+        return direct
+    start, goal = grid.start, grid.goal
+    best: tuple[int, int, list[Coord]] | None = None
+    for via in sorted(charge_ends(f, mover, target), key=lambda p: (p[1], p[0])):
+        if via in (start, goal):
+            continue
+        first = find_path(dataclasses.replace(grid, goal=via))
+        if first.path is None:
+            continue
+        second = find_path(
+            dataclasses.replace(
+                grid, start=via, budget=grid.budget - first.cost, start_parity=first.parity, start_exempt=0
+            )
+        )
+        if second.path is None:
+            continue
+        score = (first.opportunities + second.opportunities, first.cost + second.cost)
+        if best is None or score < best[:2]:
+            best = (*score, first.path + second.path)
+    if best is None:
+        return (
+            f"no path within the budget passes a square from which {mover.name} can attack {target.name} "
+            "with movement before and after"
+        )
+    return best[2]

@@ -153,3 +153,25 @@ def test_path_finding_is_fast_on_a_full_map():
     r = move(e, "Mover", "BA50")
     assert r.legal, r.error
     assert time.perf_counter() - t < 1.0
+
+
+def test_spring_attack_route_passes_an_attack_square():
+    # 001 Spring Attack: "you must move and attack a foe, and you must move at least 5 feet both before and
+    # after the attack." The direct route B2 -> F2 never comes next to the Orc at D4; the found one does.
+    e = enc(c("Ethan", "B2", feats=["spring_attack"]), foe("Orc", "D4"))
+    r = move(e, "Ethan", "F2", mode="spring-attack", target="Orc")
+    assert r.legal, r.error
+    assert r.cost <= 30 and r.opportunities == []
+    middle = [parse_coord(p) for p in r.path[1:-1]]
+    assert any(max(abs(x - 3), abs(y - 3)) == 1 for x, y in middle)
+
+
+def test_charge_by_pointing_at_the_target():
+    # SRD Charge: "You must move to the closest space from which you can attack the opponent."
+    e = enc(c("Ethan", "B2"), foe("Orc", "G2"))
+    r = move(e, "Ethan", "G2", mode="charge", target="Orc")
+    assert r.legal, r.error
+    assert r.path == ["B2", "C2", "D2", "E2", "F2"]
+    blocked = enc(c("Ethan", "B2"), foe("Orc", "G2"), c("Ally", "D2"), c("Pal", "D3"))
+    r2 = move(blocked, "Ethan", "G2", mode="charge", target="Orc")
+    assert not r2.legal and "cannot charge" in (r2.error or "")
