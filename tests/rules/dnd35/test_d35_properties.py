@@ -188,3 +188,49 @@ def test_adjudication_is_deterministic(e, data, mode):
     first = move(e, "Mover", *path, mode=mode, target=target)
     again = move(e.model_copy(deep=True), "Mover", *path, mode=mode, target=target)
     assert first.model_dump() == again.model_dump()
+
+
+@SETTINGS
+@given(encounters(), st.data(), st.sampled_from(MODES))
+def test_any_answers_drive_a_move_to_a_consistent_end(e, data, mode):
+    # SPEC §7.1 Timing: the move ends on a square of its path; nobody makes more AoOs than allowed.
+    from rules.dnd35.creature import allowance, body
+    from rules.engine import Action, answer, begin
+
+    path = random_walk(e, data, data.draw(st.integers(1, 6)))
+    target = data.draw(st.sampled_from([None, *(c.name for c in e.combatants if c.name != "Mover")]))
+    adj = begin(e, Action(kind="move", who="Mover", path=path, mode=mode, target=target))
+    steps = 0
+    while not adj.complete:
+        q = adj.open[0]
+        adj = answer(adj, q.id, data.draw(st.sampled_from(q.choices)))
+        steps += 1
+        assert steps < 60
+    if adj.ruling.legal:
+        assert adj.working.get("Mover").at in adj.ruling.path
+        if adj.stop_step is None:
+            assert adj.working.get("Mover").at == adj.ruling.path[-1]
+    for c in adj.working.combatants:
+        before = adj.before.get(c.name)
+        assert c.aoo_used <= max(before.aoo_used, allowance(body(before, ())))
+
+
+@SETTINGS
+@given(
+    encounters(),
+    st.data(),
+    st.sampled_from(
+        ["cast-spell", "disarm", "trip", "grapple", "bull-rush", "drink-potion", "cast-defensively"]
+    ),
+)
+def test_any_answers_drive_an_action_to_completion(e, data, name):
+    from rules.engine import Action, answer, begin
+
+    others = [c.name for c in e.combatants if c.name != "Mover"]
+    target = data.draw(st.sampled_from(others)) if others else None
+    adj = begin(e, Action(kind="act", who="Mover", name=name, target=target))
+    while not adj.complete:
+        q = adj.open[0]
+        assert q.asked in {c.name for c in e.combatants}
+        adj = answer(adj, q.id, data.draw(st.sampled_from(q.choices)))
+    assert adj.working.get("Mover").at == e.get("Mover").at
