@@ -17,6 +17,7 @@ from rules.dnd35.model import Dnd35Encounter
 from rules.dnd35.opportunities import Point, build
 from rules.engine import Action, Ruling
 
+ENTERS_SPACE = frozenset({"bull-rush", "overrun"})  # SPEC §7.1: entering the defender's space
 CONCENTRATION_DEFENSIVE = 15  # SRD Concentration: casting defensively, DC 15 + spell level
 CONCENTRATION_DAMAGE = 10  # SRD Concentration: damaged while casting, DC 10 + damage + spell level
 
@@ -110,7 +111,19 @@ def adjudicate_act(enc: Dnd35Encounter, action: Action, bodies: dict[str, Body])
     walls = enc.map.blocked_set()
     mine = set(actor.squares)
     point = Point(step=0, trigger="action")
+    entering = Point(step=0, trigger="enter-space")
     for foe in candidates:
+        if name in ENTERS_SPACE and target is not None and foe.name == target.name and foe.name not in exempt:
+            # 001: "A Tiny or smaller creature cannot make an attack of opportunity unless a foe actually
+            # enters its space, such as when a foe tries to make an overrun or bull rush attack." The
+            # defender reacts to the entry, whatever it threatens.
+            barring = barred(foe, actor)
+            if barring is not None:
+                notes.append(f"No AoO from {foe.name}: {barring}.")
+            else:
+                entering.reactors.append(foe.name)
+                entering.info[foe.name] = {}
+            continue
         if foe.name in exempt:
             notes.append(f"No AoO from {foe.name}: {who} has Improved Bull Rush.")
             continue
@@ -127,9 +140,10 @@ def adjudicate_act(enc: Dnd35Encounter, action: Action, bodies: dict[str, Body])
         point.info[foe.name] = {}
     if entry.provokes == "sometimes" and name != "trip":
         notes.append(f"{entry.reason} Ruled as provoking; a foe may simply decline.")
-    if not point.reactors:
+    pending = [p for p in (point, entering) if p.reactors]
+    if not pending:
         notes.append(f"{name} provokes, but no foe can take an attack of opportunity against {who} now.")
         return Ruling(**base, notes=notes)
     extra: dict[str, Any] = {"spell": name in SPELLS}
-    points, opps = build([point], [at], who, extra)
+    points, opps = build(pending, [at], who, extra)
     return Ruling(**base, points=points, opportunities=opps, notes=notes)

@@ -132,7 +132,7 @@ def open_point(adj: Adjudication, point: ReactionPoint) -> None:
         )
         return
     mover = _body(adj, mover_name)
-    movement = point.trigger in ("leave-threatened", "enter-space")
+    movement = adj.action.kind == "move" and point.trigger in ("leave-threatened", "enter-space")
     for name in point.reactors:
         info: dict[str, Any] = point.detail.get("reactors", {}).get(name, {})
         foe = _body(adj, name)
@@ -276,7 +276,7 @@ def _on_outcome(adj: Adjudication, point: ReactionPoint, q: Question, choice: st
     by, against, how = link["by"], link["against"], link["as"]
     root = _root(adj)
     adj.log("outcome", attacker=by, target=against, as_=how, result=choice, chain=cid, link=k + 1)
-    movement = point.trigger in ("leave-threatened", "enter-space")
+    movement = adj.action.kind == "move" and point.trigger in ("leave-threatened", "enter-space")
     ended = False
     if choice == "down":
         # seed: "If the damage kills your target or renders the target unconscious, your attack of

@@ -82,7 +82,7 @@ def test_unthreatened_actor_provokes_nothing():
         ("trip", {"armed": False, "feats": ["improved_trip"]}, []),
         # SRD Bull Rush: "you provoke an attack of opportunity from each foe that threatens you, including
         # the defender"; Improved Bull Rush: not from the defender.
-        ("bull-rush", {}, ["Orc", "Gob"]),
+        ("bull-rush", {}, ["Gob", "Orc"]),  # the defender reacts to the entry into its space, last
         ("bull-rush", {"feats": ["improved_bull_rush"]}, ["Gob"]),
     ],
     ids=lambda v: v if isinstance(v, str) else None,
@@ -153,3 +153,18 @@ def test_catalogue_exceptions_name_the_feats():
     assert any("Improved Trip" in x for x in lookup("dnd35", "trip").exceptions)
     assert "001_1e16989ecf5349e6" in lookup("dnd35", "move").source
     assert suggest("dnd35", "dri")[0] == "drink-potion"
+
+
+@pytest.mark.parametrize("name", ["overrun", "bull-rush"])
+def test_overrun_and_bull_rush_enter_the_defenders_space(name):
+    # 001: "A Tiny or smaller creature cannot make an attack of opportunity unless a foe actually enters its
+    # space, such as when a foe tries to make an overrun or bull rush attack."
+    e = enc(c("Ethan", "E6"), foe("Pixie", "F6", size="tiny"))
+    r = act(e, "Ethan", name, target="Pixie")
+    assert [(o.attacker, o.at, o.trigger) for o in r.opportunities] == [("Pixie", "E6", "enter-space")]
+
+
+def test_bull_rush_defender_reacts_to_the_entry_after_the_others():
+    e = enc(c("Ethan", "E6"), foe("Orc", "F6"), foe("Gob", "D7"))
+    r = act(e, "Ethan", "bull-rush", target="Orc")
+    assert [(o.attacker, o.trigger) for o in r.opportunities] == [("Gob", "action"), ("Orc", "enter-space")]
