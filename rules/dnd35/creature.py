@@ -6,7 +6,6 @@ loops never touch pydantic.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from rules.coords import Coord, parse_coord
@@ -52,10 +51,6 @@ class Body:
     def squares(self) -> list[Coord]:
         """Every square of its space."""
         return geometry.space(self.pos, self.side_len)
-
-    def at(self, pos: Coord) -> Body:
-        """The same combatant standing elsewhere (for 'what would it threaten from there')."""
-        return dataclasses.replace(self, pos=pos)
 
 
 def body(c: Dnd35Combatant, variants: list[str] | tuple[str, ...]) -> Body:

@@ -6,7 +6,7 @@ length. Nothing here touches pydantic, so the adjudicator can call it in tight l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from rules.coords import Coord
 
@@ -227,17 +227,3 @@ def has_cover(
                 if _clear(c, t, walls):
                     return False
     return True
-
-
-def ring(pos: Coord, radius: int) -> Iterator[Coord]:
-    """Squares at Chebyshev distance exactly ``radius`` from ``pos`` (may be off the map)."""
-    x0, y0 = pos
-    if radius == 0:
-        yield pos
-        return
-    for x in range(x0 - radius, x0 + radius + 1):
-        yield (x, y0 - radius)
-        yield (x, y0 + radius)
-    for y in range(y0 - radius + 1, y0 + radius):
-        yield (x0 - radius, y)
-        yield (x0 + radius, y)
