@@ -56,11 +56,22 @@ async def migrate(db: aiosqlite.Connection) -> int:
             f"({len(migrations)}); upgrade Opportunist"
         )
     for migration in migrations[version:]:
+        if version >= migration.version:
+            continue
         # executescript commits any open transaction first, then runs the script as given; the
         # explicit BEGIN/COMMIT makes the DDL and the version bump one atomic unit.
         script = f"BEGIN IMMEDIATE;\n{migration.sql}\nPRAGMA user_version = {migration.version};\nCOMMIT;\n"
         try:
             await db.executescript(script)
+        except aiosqlite.OperationalError:
+            if db.in_transaction:
+                await db.rollback()
+            # Another process opening the same file may have applied it between our version read
+            # and our BEGIN IMMEDIATE (offline mode starts several bots at once): that is success.
+            version = await current_version(db)
+            if version >= migration.version:
+                continue
+            raise
         except BaseException:
             if db.in_transaction:
                 await db.rollback()

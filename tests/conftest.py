@@ -40,8 +40,26 @@ def bot_settings(db_path) -> Settings:
 
 
 @pytest.fixture
-def simcord_bot(bot_settings) -> OpportunistBot:
-    return create_bot(bot_settings)
+async def bot_factory(db_path):
+    """Build more bots on the test database (e.g. for `env.restart_bot`); all closed at teardown.
+
+    ``bot_factory(**settings)`` overrides settings, ``bot_factory(bot=b)`` just registers ``b``.
+    """
+    made: list[OpportunistBot] = []
+
+    def make(bot: OpportunistBot | None = None, **overrides: Any) -> OpportunistBot:
+        made.append(bot if bot is not None else create_bot(make_settings(db_path, **overrides)))
+        return made[-1]
+
+    yield make
+    for bot in made:
+        if bot.storage is not None:
+            await bot.storage.close()  # aiosqlite's thread must not outlive the test's event loop
+
+
+@pytest.fixture
+def simcord_bot(bot_settings, bot_factory) -> OpportunistBot:
+    return bot_factory(create_bot(bot_settings))
 
 
 class World(NamedTuple):

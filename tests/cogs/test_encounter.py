@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import create_bot
 from storage import Storage
-from tests.conftest import button_labels, ephemeral_text, make_settings, user_errors
+from tests.conftest import button_labels, ephemeral_text, user_errors
 
 
 async def _stored(bot, channel):
@@ -153,15 +152,15 @@ async def test_old_confirm_button_cannot_end_a_newer_encounter(started):
     assert stored is not None and stored.encounter.ruleset == "aphex"
 
 
-async def test_encounter_survives_restart_on_same_database(world, db_path):
+async def test_encounter_survives_restart_on_same_database(world, bot_factory):
     env, guild, channel, gm, alice, bob = world
     await gm.slash(channel, "encounter start", ruleset="dragonquest", width=9, height=7)
     prompt = (await gm.slash(channel, "encounter end")).response
     old_bot = env.bot
 
-    new_bot = create_bot(make_settings(db_path))
+    new_bot = bot_factory()
     await env.restart_bot(new_bot)
-    await old_bot.storage.close()
+    await old_bot.close()  # what `opportunist run` does on SIGTERM: the database is closed
     assert new_bot is not old_bot and env.bot is new_bot
     assert new_bot.synced is False  # same commands, same database: no sync on restart
 
