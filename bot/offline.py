@@ -14,6 +14,7 @@ import contextlib
 import logging
 import queue
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -172,7 +173,8 @@ def run_offline(
             else:
                 urls[name] = result
         if failure is not None:
-            out(f"opportunist offline: could not start: {failure}")
+            log.error("a simulated world failed to start", exc_info=failure)
+            print(f"opportunist offline: could not start: {failure!r}", file=sys.stderr)
             return 1
         if stop.is_set():
             return 0
