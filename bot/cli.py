@@ -219,9 +219,8 @@ def _cmd_run(ns: argparse.Namespace) -> int:
 
 
 def _cmd_offline(ns: argparse.Namespace) -> int:
-    from bot.settings import Settings
-
     from bot.offline import DEFAULT_DB, run_offline
+    from bot.settings import Settings
 
     if importlib.util.find_spec("simcord") is None:  # pragma: no cover - the offline extra is missing
         print(f"{PROG}: offline mode needs SimCord: pip install 'opportunist[offline]'", file=sys.stderr)
