@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, field_serializer, model_validator
 
 from rules.errors import InputError
 
@@ -123,6 +123,19 @@ class Adjudication(BaseModel):
     complete: bool = False
     scratch: dict[str, Any] = Field(default_factory=dict)  # ruleset-private, JSON-serialisable state
     seq: int = 0
+
+    @model_validator(mode="after")
+    def _encounters_as_models(self) -> Adjudication:
+        # Stored as JSON between button presses, the two encounters come back as plain dicts;
+        # rebuild them as the ruleset's Encounter type so every ruleset sees real models.
+        from rules.rulesets import encounter_model
+
+        model = encounter_model(self.ruleset)
+        for key in ("before", "working"):
+            value = getattr(self, key)
+            if isinstance(value, dict):
+                object.__setattr__(self, key, model.model_validate(value))
+        return self
 
     @field_serializer("ruling")
     def _ruling_in_full(self, ruling: Ruling, info: SerializationInfo) -> dict[str, Any]:

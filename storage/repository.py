@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from rules.encounter_file import load_data, to_data
 from rules.model import Encounter
 from storage.errors import EncounterExistsError, NoEncounterError, StaleVersionError
+from storage.flow import FlowRepository
 from storage.schema import migrate
 
 Clock = Callable[[], float]
@@ -57,7 +58,7 @@ def _dump(encounter: Encounter) -> str:
     return json.dumps(to_data(encounter), separators=(",", ":"), ensure_ascii=False)
 
 
-class Storage:
+class Storage(FlowRepository):
     """Async repository over one SQLite file. Create with `await Storage.open(path)`."""
 
     def __init__(self, db: aiosqlite.Connection, path: Path, clock: Clock) -> None:

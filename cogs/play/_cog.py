@@ -1,0 +1,235 @@
+"""`/move`, `/act`, `/orders` and `/turn next`: the commands that drive the reaction flow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._common import NotAllowedError, is_gm, storage_of
+from cogs.play._flow import Flow, may_act_for
+from cogs.play._text import safe
+from render import draw
+from rules.catalogue import suggest
+from rules.coords import parse_path
+from rules.engine import Action
+from rules.errors import InputError
+from rules.rulesets import get_ruleset
+from storage import Storage
+
+Interaction = discord.Interaction[Any]
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def flow_of(client: Any) -> Flow:
+    """The running `Flow` of the bot."""
+    cog = client.get_cog("PlayCog") if hasattr(client, "get_cog") else None
+    if not isinstance(cog, PlayCog):
+        raise RuntimeError("the play cog is not loaded")
+    return cog.flow
+
+
+def render_map(encounter: Any, ruling: Any = None) -> bytes:
+    """The map PNG, with a ruling's path and numbered reaction points when given."""
+    return draw(encounter, ruling=ruling)
+
+
+async def combatant_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Names of the channel's combatants this user may act for, matching what was typed."""
+    storage = storage_of(interaction.client)
+    if interaction.channel_id is None:
+        return []
+    stored = await storage.load_encounter(interaction.channel_id)
+    if stored is None:
+        return []
+    typed = current.casefold()
+    names = [
+        c.name
+        for c in stored.encounter.combatants
+        if typed in c.name.casefold() and may_act_for(interaction, stored, c.name)
+    ]
+    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+
+async def action_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Action names from the rulings catalogue of the channel's ruleset."""
+    storage = storage_of(interaction.client)
+    ruleset = "dnd35"
+    if interaction.channel_id is not None:
+        stored = await storage.load_encounter(interaction.channel_id)
+        if stored is not None:
+            ruleset = stored.encounter.ruleset
+    try:
+        names = suggest(ruleset, current)
+    except Exception:
+        return []
+    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+
+async def mode_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Movement modes of the channel's ruleset."""
+    storage = storage_of(interaction.client)
+    if interaction.channel_id is None:
+        return []
+    stored = await storage.load_encounter(interaction.channel_id)
+    if stored is None:
+        return []
+    modes: tuple[str, ...] = get_ruleset(stored.encounter.ruleset).modes
+    return [app_commands.Choice(name=m, value=m) for m in modes if current.casefold() in m][:25]
+
+
+@app_commands.guild_only()
+class PlayCog(commands.Cog):
+    """Moving, acting, standing orders and turns."""
+
+    def __init__(self, bot: commands.Bot, storage: Storage) -> None:
+        self.bot = bot
+        self.storage = storage
+        self.flow = Flow(bot, storage, render_map)
+
+    async def cog_load(self) -> None:
+        """Start the deadline task; it first resolves prompts that expired while the bot was down."""
+        self.flow.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the deadline task."""
+        await self.flow.stop()
+
+    @app_commands.command(name="move", description="Move a combatant; the bot works out who may react")
+    @app_commands.describe(
+        who="The combatant who moves",
+        path="Squares entered in order, like `C3 D4 E5`, or one target square to find the safest path",
+        mode="Movement mode (normal, run, charge, withdraw, step, tumble, ...)",
+        target="The foe of a charge / spring attack / charge-close",
+        preview="Only show the ruling to you; nothing happens",
+    )
+    @app_commands.autocomplete(who=combatant_autocomplete, mode=mode_autocomplete)
+    async def move(
+        self,
+        interaction: Interaction,
+        who: app_commands.Range[str, 1, 64],
+        path: app_commands.Range[str, 1, 400],
+        mode: app_commands.Range[str, 1, 32] | None = None,
+        target: app_commands.Range[str, 1, 64] | None = None,
+        preview: bool = False,
+    ) -> None:
+        """Rule on a move and start its reactions (or preview it)."""
+        stored = await self.storage.require_encounter(_channel(interaction))
+        squares = parse_path(path, stored.encounter.map.width, stored.encounter.map.height)
+        from rules.coords import format_coord
+
+        modes: tuple[str, ...] = get_ruleset(stored.encounter.ruleset).modes
+        chosen = (mode or modes[0]).strip()
+        # dragonquest modes may carry a final facing (`move:S`); the ruleset parses the suffix.
+        if chosen.split(":")[0].lower() not in modes:
+            ruleset = stored.encounter.ruleset
+            raise InputError(f"`{mode}` is not a movement mode in {ruleset}; use one of: {', '.join(modes)}.")
+        action = Action(
+            kind="move", who=who, path=[format_coord(s) for s in squares], mode=chosen, target=target
+        )
+        await self.flow.begin_action(interaction, action, preview=preview)
+
+    @app_commands.command(name="act", description="A non-move action (cast a spell, stand up, ...)")
+    @app_commands.describe(
+        who="The combatant who acts",
+        action="The action, e.g. cast-spell, stand-up, drink-potion",
+        target="The foe it is aimed at, if any",
+        preview="Only show the ruling to you; nothing happens",
+    )
+    @app_commands.autocomplete(who=combatant_autocomplete, action=action_autocomplete)
+    async def act(
+        self,
+        interaction: Interaction,
+        who: app_commands.Range[str, 1, 64],
+        action: app_commands.Range[str, 1, 64],
+        target: app_commands.Range[str, 1, 64] | None = None,
+        preview: bool = False,
+    ) -> None:
+        """Rule on a non-move action and start its reactions (or preview it)."""
+        name = "-".join(action.strip().lower().replace("_", " ").split())
+        act = Action(kind="act", who=who, name=name, mode=name, target=target)
+        await self.flow.begin_action(interaction, act, preview=preview)
+
+    @app_commands.command(name="orders", description="A standing order for a combatant's reactions")
+    @app_commands.describe(
+        who="The combatant",
+        policy="ask (default: ping me), take (always react), decline (never react)",
+        trigger="Which reactions: movement, action, or any (default)",
+    )
+    @app_commands.choices(
+        policy=[app_commands.Choice(name=p, value=p) for p in ("ask", "take", "decline")],
+        trigger=[app_commands.Choice(name=t, value=t) for t in ("any", "movement", "action")],
+    )
+    @app_commands.autocomplete(who=combatant_autocomplete)
+    async def orders(
+        self, interaction: Interaction, who: app_commands.Range[str, 1, 64], policy: str, trigger: str = "any"
+    ) -> None:
+        """Store the order; later prompts covered by it answer at once."""
+        channel_id = _channel(interaction)
+        async with self.flow.lock(channel_id):
+            stored = await self.storage.require_encounter(channel_id)
+            combatant = stored.encounter.find(who)
+            if not may_act_for(interaction, stored, combatant.name):
+                raise NotAllowedError(
+                    f"You don't control **{safe(combatant.name)}**; its player or the GM can."
+                )
+            await self.storage.set_order(
+                channel_id, combatant.name, trigger, policy, set_by=interaction.user.id
+            )  # type: ignore[arg-type]
+        what = {"ask": "will ask each time", "take": "always reacts", "decline": "never reacts"}[policy]
+        scope = "" if trigger == "any" else f" to {trigger}"
+        await interaction.response.send_message(
+            f"Standing order: **{safe(combatant.name)}** {what}{scope}.",
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    turn = app_commands.Group(name="turn", description="Initiative and rounds", guild_only=True)
+
+    @turn.command(name="next", description="End the current turn and start the next one")
+    async def turn_next(self, interaction: Interaction) -> None:
+        """Advance initiative: per-turn budgets reset as the ruleset says."""
+        channel_id = _channel(interaction)
+        async with self.flow.lock(channel_id):
+            stored = await self.storage.require_encounter(channel_id)
+            enc = stored.encounter
+            current = enc.turn
+            if not is_gm(interaction, stored) and not (current and may_act_for(interaction, stored, current)):
+                raise NotAllowedError(
+                    "Only the GM or the controller of the combatant whose turn it is can end it."
+                )
+            await self.flow.ensure_idle(channel_id)
+            ruleset = get_ruleset(enc.ruleset)
+            order: list[str] = ruleset.turn_order(enc)
+            if not order:
+                raise InputError("Nobody is in the initiative yet: add combatants with `/combatant add`.")
+            round_no = enc.round
+            if current in order and order.index(current) + 1 < len(order):
+                nxt = order[order.index(current) + 1]
+            else:
+                nxt = order[0]
+                if current is not None:
+                    round_no += 1
+            enc = enc.model_copy(update={"round": round_no, "turn": nxt})
+            enc = ruleset.start_turn(enc, nxt)
+            async with self.storage.transaction():
+                await self.storage.save_encounter(channel_id, enc, stored.version)
+                await self.storage.append_event(
+                    channel_id, "turn", {"round": round_no, "turn": nxt, "by": interaction.user.id}
+                )
+        who = enc.get(nxt)
+        ping = f" <@{who.player}>" if who is not None and who.player else ""
+        await interaction.response.send_message(
+            f"Round {round_no}: **{safe(nxt)}**'s turn.{ping}",
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(who.player)] if ping else []
+            ),
+        )
+
+
+def _channel(interaction: Interaction) -> int:
+    if interaction.channel_id is None:  # pragma: no cover - guild-only
+        raise app_commands.NoPrivateMessage()
+    return interaction.channel_id
