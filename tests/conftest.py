@@ -11,6 +11,9 @@ SimCord as a bot error; acknowledge it with `user_errors(env)` (which fails on a
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import discord
@@ -19,6 +22,11 @@ from discord import app_commands
 
 from bot import OpportunistBot, Settings, create_bot
 from rules.errors import OpportunistError
+
+
+# Console scripts of the interpreter running the tests (e.g. `opportunist`) are on PATH even when the
+# virtualenv is not activated (`.venv/bin/python -m pytest`, as the README and .ci/run run it).
+os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
 
 
 def make_settings(db_path: Any, **overrides: Any) -> Settings:
