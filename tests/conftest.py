@@ -23,7 +23,6 @@ from discord import app_commands
 from bot import OpportunistBot, Settings, create_bot
 from rules.errors import OpportunistError
 
-
 # Console scripts of the interpreter running the tests (e.g. `opportunist`) are on PATH even when the
 # virtualenv is not activated (`.venv/bin/python -m pytest`, as the README and .ci/run run it).
 os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
