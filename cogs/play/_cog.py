@@ -25,10 +25,13 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 def flow_of(client: Any) -> Flow:
     """The running `Flow` of the bot."""
+    # Looked up by name, not isinstance: unloading an extension purges its modules from
+    # sys.modules, so after a restart the class objects here may differ from the loaded cog's.
     cog = client.get_cog("PlayCog") if hasattr(client, "get_cog") else None
-    if not isinstance(cog, PlayCog):
+    flow: Flow | None = getattr(cog, "flow", None)
+    if flow is None:
         raise RuntimeError("the play cog is not loaded")
-    return cog.flow
+    return flow
 
 
 def render_map(encounter: Any, ruling: Any = None) -> bytes:
