@@ -53,6 +53,22 @@ class StoredEvent(BaseModel):
     created_at: float
 
 
+class PendingImport(BaseModel):
+    """An uploaded encounter file waiting for its confirm button: canonical data, who, where."""
+
+    model_config = ConfigDict(frozen=True)
+
+    token: str
+    channel_id: int
+    user_id: int
+    data: dict[str, Any]
+    created_at: float
+
+
+IMPORT_TTL = 7 * 24 * 3600.0
+"""Seconds an unconfirmed import is kept."""
+
+
 def _dump(encounter: Encounter) -> str:
     # Canonical JSON (the encounter file's own form) so the stored text is stable and diffable.
     return json.dumps(to_data(encounter), separators=(",", ":"), ensure_ascii=False)
@@ -278,6 +294,63 @@ class Storage(FlowRepository):
             StoredEvent(id=r[0], encounter_id=r[1], kind=r[2], data=json.loads(r[3]), created_at=r[4])
             for r in rows
         ]
+
+    async def last_undoable_action(self, channel_id: int) -> StoredEvent | None:
+        """The newest completed `action` event of the channel not yet reverted by an `undo` event."""
+        async with self._use():
+            row = await self._one(
+                "SELECT e.id, e.encounter_id, e.kind, e.data, e.created_at FROM events e "
+                "JOIN encounters c ON c.id = e.encounter_id "
+                "WHERE c.channel_id = ? AND e.kind = 'action' AND NOT EXISTS ("
+                "  SELECT 1 FROM events u WHERE u.encounter_id = e.encounter_id AND u.kind = 'undo' "
+                "  AND json_extract(u.data, '$.undid') = e.id"
+                ") ORDER BY e.id DESC LIMIT 1",
+                (channel_id,),
+            )
+        if row is None:
+            return None
+        return StoredEvent(
+            id=row[0], encounter_id=row[1], kind=row[2], data=json.loads(row[3]), created_at=row[4]
+        )
+
+    # -- imports awaiting confirmation -----------------------------------------------------------
+
+    async def put_import(self, token: str, channel_id: int, user_id: int, data: dict[str, Any]) -> None:
+        """Keep a parsed encounter file until its confirm button is pressed (survives restarts).
+
+        Stored as a metadata row ``import:<token>``; unconfirmed imports older than a week are dropped.
+        """
+        now = self._clock()
+        value = json.dumps(
+            {"channel_id": channel_id, "user_id": user_id, "data": data, "created_at": now},
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+        async with self.transaction():
+            await self._db.execute(
+                "DELETE FROM meta WHERE key LIKE 'import:%' AND json_extract(value, '$.created_at') < ?",
+                (now - IMPORT_TTL,),
+            )
+            await self._db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (f"import:{token}", value),
+            )
+
+    async def get_import(self, token: str) -> PendingImport | None:
+        """The import awaiting confirmation under ``token``, or None (confirmed, cancelled or expired)."""
+        async with self._use():
+            row = await self._one("SELECT value FROM meta WHERE key = ?", (f"import:{token}",))
+        if row is None:
+            return None
+        raw = json.loads(row[0])
+        return PendingImport(token=token, **raw)
+
+    async def drop_import(self, token: str) -> bool:
+        """Forget an import (confirmed or cancelled); False if it was already gone."""
+        async with self.transaction():
+            cursor = await self._db.execute("DELETE FROM meta WHERE key = ?", (f"import:{token}",))
+            return cursor.rowcount == 1
 
     # -- metadata ------------------------------------------------------------------------------
 
