@@ -36,3 +36,9 @@ def mentioned_ids(message: Any) -> set[int]:
 
 async def stored(env: Any, channel: Any) -> Any:
     return (await env.bot.storage.load_encounter(channel.id)).encounter
+
+
+def reply_text(result: Any) -> str:
+    """The public reply of a deferred command (discord edits the 'thinking' message into it)."""
+    message = result.followups[0] if result.followups else result.response
+    return str(message.content)
