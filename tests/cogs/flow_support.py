@@ -38,7 +38,10 @@ async def stored(env: Any, channel: Any) -> Any:
     return (await env.bot.storage.load_encounter(channel.id)).encounter
 
 
-def reply_text(result: Any) -> str:
+def reply(result: Any) -> Any:
     """The public reply of a deferred command (discord edits the 'thinking' message into it)."""
-    message = result.followups[0] if result.followups else result.response
-    return str(message.content)
+    return result.followups[0] if result.followups else result.response
+
+
+def reply_text(result: Any) -> str:
+    return str(reply(result).content)
