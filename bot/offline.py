@@ -16,6 +16,7 @@ import queue
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -37,6 +38,7 @@ COMBAT = "combat"
 USERS = ("gm", "alice", "bob")
 DEFAULT_DB = Path("opportunist-offline.sqlite3")
 START_TIMEOUT = 60.0
+TICK = 1.0  # seconds between advances of the simulated clock
 
 
 @dataclass
@@ -100,15 +102,41 @@ async def _serve(world: _World, settings: Settings) -> None:
                 world.ready.put((world.channel, preview.url))
                 closed = asyncio.ensure_future(preview.wait_closed())
                 stopped = asyncio.ensure_future(world.stop.wait())
+                ticker = asyncio.ensure_future(_follow_wall_clock(env))
                 await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
-                for task in (closed, stopped):
+                for task in (closed, stopped, ticker):
                     task.cancel()
+                await asyncio.gather(ticker, return_exceptions=True)
     except BaseException as error:
         world.ready.put((world.channel, error))
         raise
     finally:
         if bot.storage is not None:
             await bot.storage.close()
+
+
+async def _follow_wall_clock(env: Any, period: float = TICK) -> None:
+    """Advance SimCord's virtual clock with the wall clock, so the bot's timers (prompt deadlines,
+    reminders, view timeouts) fire in an offline session as they would on Discord.
+
+    SimCord allows one operation at a time; a tick is skipped while a browser action runs and the
+    time is caught up on the next one.
+    """
+    from simcord import SetupError
+
+    loop = asyncio.get_running_loop()
+    last = loop.time()
+    while True:
+        await asyncio.sleep(period)
+        if env._operation_task is not None:  # a browser action is being handled right now
+            continue
+        now = loop.time()
+        try:
+            await env.advance_time(now - last)
+        except (SetupError, TimeoutError) as exc:
+            log.debug("clock tick skipped: %s", exc)
+            continue
+        last = now
 
 
 def _thread_main(world: _World, settings: Settings) -> None:
@@ -134,7 +162,7 @@ def run_offline(
         seeds = [(COMBAT, None, False)] + [(name, sample(name), False) for name in RULESET_NAMES]
 
     settings = Settings(
-        _env_file=None,  # type: ignore[call-arg]
+        _env_file=None,
         db_path=db_path,
         token=None,
         shard_count=1,
@@ -150,7 +178,7 @@ def run_offline(
     previous: dict[int, Any] = {}
     if install_signals:
 
-        def _on_signal(signum: int, frame: FrameType | None) -> None:
+        def _on_signal(received: int, frame: FrameType | None) -> None:
             stop.set()
 
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -163,7 +191,11 @@ def run_offline(
             world.thread.start()
         urls: dict[str, str] = {}
         failure: BaseException | None = None
+        deadline = time.monotonic() + START_TIMEOUT
         while len(urls) < len(worlds) and failure is None and not stop.is_set():
+            if time.monotonic() > deadline:
+                failure = TimeoutError(f"the simulated Discord did not start within {START_TIMEOUT:.0f} s")
+                break
             try:
                 name, result = ready.get(timeout=0.2)
             except queue.Empty:
@@ -196,5 +228,5 @@ def run_offline(
         for world in worlds:
             if world.thread is not None:
                 world.thread.join(timeout=15)
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for restored, handler in previous.items():
+            signal.signal(restored, handler)

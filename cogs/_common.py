@@ -57,6 +57,11 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
+def _custom_id(interaction: discord.Interaction[Any]) -> str:
+    data: Any = interaction.data or {}
+    return str(data.get("custom_id", "interaction"))
+
+
 async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Tell the user what went wrong, ephemerally: their mistake in plain words, our bug generically.
 
@@ -67,7 +72,7 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
         command = interaction.command.qualified_name if interaction.command else None
         log.error(
             "unhandled error in %s (channel %s, user %s)",
-            command or (interaction.data or {}).get("custom_id", "interaction"),
+            command or _custom_id(interaction),
             interaction.channel_id,
             interaction.user.id if interaction.user else None,
             exc_info=error,

@@ -166,3 +166,17 @@ def test_offline_bad_encounter_file_exits_2(tmp_path):
         timeout=60,
     )
     assert proc.returncode == 2 and "ruleset" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+async def test_simulated_clock_follows_the_wall_clock(simcord_env):
+    import asyncio
+
+    from bot.offline import _follow_wall_clock
+
+    before = simcord_env.now()
+    ticker = asyncio.ensure_future(_follow_wall_clock(simcord_env, period=0.05))
+    await asyncio.sleep(0.4)
+    ticker.cancel()
+    await asyncio.gather(ticker, return_exceptions=True)
+    advanced = (simcord_env.now() - before).total_seconds()
+    assert 0.2 <= advanced <= 2.0
