@@ -3,4 +3,4 @@
 `EXTENSIONS` lists the extension modules the bot loads at start-up, in order.
 """
 
-EXTENSIONS: tuple[str, ...] = ("cogs.encounter", "cogs.play")
+EXTENSIONS: tuple[str, ...] = ("cogs.encounter", "cogs.play", "cogs.combatants", "cogs.rulings")
