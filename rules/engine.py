@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, field_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.errors import InputError
 
@@ -39,8 +39,8 @@ class Opportunity(BaseModel):
     at: str | None
     trigger: Trigger
     windows: list[int] | None = None
-    point: int = Field(default=0, exclude=True)  # index of its ReactionPoint
-    detail: dict[str, Any] = Field(default_factory=dict, exclude=True)
+    point: int = 0  # index of its ReactionPoint (internal: not in SPEC §4's JSON)
+    detail: dict[str, Any] = Field(default_factory=dict)  # internal
 
 
 class ReactionPoint(BaseModel):
@@ -68,13 +68,22 @@ class Ruling(BaseModel):
     opportunities: list[Opportunity] = Field(default_factory=list)
     stop_at: str | None = None
     notes: list[str] = Field(default_factory=list)
-    act_name: str | None = Field(default=None, exclude=True)
-    target: str | None = Field(default=None, exclude=True)
-    points: list[ReactionPoint] = Field(default_factory=list, exclude=True)
+    # Internal fields the flow runs on; a stored adjudication keeps them, SPEC §4's JSON leaves them out.
+    act_name: str | None = None
+    target: str | None = None
+    points: list[ReactionPoint] = Field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The object `opportunist ruling --json` prints (SPEC §4)."""
-        return self.model_dump(mode="json")
+        return self.model_dump(
+            mode="json",
+            exclude={
+                "act_name": True,
+                "target": True,
+                "points": True,
+                "opportunities": {"__all__": {"point", "detail"}},
+            },
+        )
 
 
 class Question(BaseModel):
@@ -136,20 +145,6 @@ class Adjudication(BaseModel):
             if isinstance(value, dict):
                 object.__setattr__(self, key, model.model_validate(value))
         return self
-
-    @field_serializer("ruling")
-    def _ruling_in_full(self, ruling: Ruling, info: SerializationInfo) -> dict[str, Any]:
-        # The fields SPEC §4's JSON leaves out (points, act_name, target, each opportunity's point and
-        # detail) are what the flow runs on: a stored adjudication must keep them.
-        mode = "json" if info.mode_is_json() else "python"
-        data = ruling.model_dump(mode=mode)
-        data["act_name"] = ruling.act_name
-        data["target"] = ruling.target
-        data["points"] = [p.model_dump(mode=mode) for p in ruling.points]
-        data["opportunities"] = [
-            {**o.model_dump(mode=mode), "point": o.point, "detail": o.detail} for o in ruling.opportunities
-        ]
-        return data
 
     # -- used by rulesets while they handle a point or an answer ---------------------------------
 
