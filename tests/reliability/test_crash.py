@@ -115,7 +115,7 @@ def check(db: Path, reported: int) -> int:
         assert events == list(range(1, n + 1)), "the event log has a gap or a duplicate"
         assert version == n + 1, f"encounter at version {version} but {n} action events: half-applied"
         assert reported <= n, f"action {reported} was reported committed but only {n} are in the file"
-        assert n <= reported + 1, f"{n} actions in the file but only {reported} were reported: a phantom commit"
+        assert n <= reported + 1, f"{n} actions in the file, {reported} reported: a phantom commit"
         state = json.loads(data)
         runner = next(c for c in state["combatants"] if c["name"] == "Runner")
         if n:
@@ -192,8 +192,10 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
 
     assert pragmas == {"S 2 wal"}, pragmas  # synchronous=FULL in WAL mode, on every connection
     elapsed = time.monotonic() - started
-    print(f"\ncrash test: {kills} SIGKILLs survived in {elapsed:.1f} s, {in_file} actions committed, "
-          f"{mid_run_kills} kills during the action loop, 0 lost")
+    print(
+        f"\ncrash test: {kills} SIGKILLs survived in {elapsed:.1f} s, {in_file} actions committed, "
+        f"{mid_run_kills} kills during the action loop, 0 lost"
+    )
     assert kills >= 200, f"only {kills} kills in {TIME_BUDGET} s"
     assert mid_run_kills >= 100, "too few kills landed while actions were being applied"
     assert in_file >= reported >= 200
