@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 from typing import Any
 
 from rules.coords import Coord, format_coord
 from rules.dnd35 import geometry
 from rules.dnd35.actions import adjudicate_act
-from rules.dnd35.creature import Body, barred, bodies, can_pass, occupying, sees, threat
+from rules.dnd35.creature import Body, barred, bodies, can_pass, label_coord, occupying, sees, threat
 from rules.dnd35.model import Dnd35Encounter
 from rules.dnd35.movement import (
     MODES,
@@ -43,12 +44,18 @@ def adjudicate(enc: Dnd35Encounter, action: Action) -> Ruling:
     return adjudicate_move(enc, action, bs, bs[who.name])
 
 
+@lru_cache(maxsize=256)
+def _squares(labels: tuple[str, ...]) -> frozenset[Coord]:
+    # A map's walls and difficult terrain are the same on every move; parse them once.
+    return frozenset(label_coord(label) for label in labels)
+
+
 def _field(enc: Dnd35Encounter, bs: dict[str, Body], mover: Body) -> Field:
     return Field(
         width=enc.map.width,
         height=enc.map.height,
-        walls=enc.map.blocked_set(),
-        difficult=enc.map.difficult_set(),
+        walls=_squares(tuple(enc.map.blocked)),
+        difficult=_squares(tuple(enc.map.difficult)),
         occupants=occupying(bs, mover.name),
     )
 

@@ -7,6 +7,7 @@ loops never touch pydantic.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.coords import Coord, parse_coord
 from rules.dnd35 import geometry
@@ -53,13 +54,19 @@ class Body:
         return geometry.space(self.pos, self.side_len)
 
 
+@lru_cache(maxsize=4096)
+def label_coord(label: str) -> Coord:
+    """`parse_coord` of a stored (already validated) label, cached: labels repeat on every call."""
+    return parse_coord(label)
+
+
 def body(c: Dnd35Combatant, variants: list[str] | tuple[str, ...]) -> Body:
     """Snapshot a combatant."""
     inner, outer = geometry.reach_band(c.size, c.shape, c.reach, c.reach_weapon, variants)
     return Body(
         name=c.name,
         side=c.side,
-        pos=parse_coord(c.at),
+        pos=label_coord(c.at),
         side_len=geometry.SPACE_SIDE[c.size],
         size=c.size,
         inner=inner,
@@ -102,7 +109,9 @@ def threat(b: Body, width: int, height: int, blocked: frozenset[Coord]) -> set[C
     if threatens_anything(b) is not None:
         return set()
     squares = geometry.threatened_squares(b.pos, b.side_len, b.inner, b.outer, width, height)
-    return squares - blocked if blocked else squares
+    if blocked:
+        squares.difference_update(blocked)
+    return squares
 
 
 def allowance(b: Body) -> int:

@@ -7,6 +7,7 @@ length. Nothing here touches pydantic, so the adjudicator can call it in tight l
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rules.coords import Coord
 
@@ -137,9 +138,16 @@ def threatened_squares(pos: Coord, side: int, inner: int, outer: int, width: int
     Its own space is always included (seed: "A creature can attack into its own space, and so it
     threatens that square or squares as well").
     """
+    return set(_threatened(pos, side, inner, outer, width, height))
+
+
+@lru_cache(maxsize=8192)
+def _threatened(pos: Coord, side: int, inner: int, outer: int, width: int, height: int) -> frozenset[Coord]:
+    # Cached: every adjudication asks again for the same few dozen creatures (bench/bench_engine.py
+    # showed this loop as the largest cost of a dnd35 move); the arguments are all plain ints.
     result = set(space(pos, side))
     if outer <= 0:
-        return {(x, y) for x, y in result if x < width and y < height}
+        return frozenset((x, y) for x, y in result if x < width and y < height)
     r = outer // 5 + 1  # 1-2-1-2 never reaches farther than outer/5 squares on an axis
     x0, y0 = pos
     for y in range(max(0, y0 - r), min(height, y0 + side + r)):
@@ -150,7 +158,7 @@ def threatened_squares(pos: Coord, side: int, inner: int, outer: int, width: int
                 continue
             if within(dx, dy, outer) and not (inner >= 0 and within(dx, dy, inner)):
                 result.add((x, y))
-    return {(x, y) for x, y in result if x < width and y < height}
+    return frozenset((x, y) for x, y in result if x < width and y < height)
 
 
 # -- cover ---------------------------------------------------------------------------------------

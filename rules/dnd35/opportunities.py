@@ -64,7 +64,7 @@ def move_points(
     box = (min(xs), min(ys), max(xs) + side - 1, max(ys) + side - 1)
     through_step = {o.name: i for i, o in through}
     # Static reasons first: a barred foe is noted once if the path leaves a square it threatens.
-    live: list[tuple[Body, set[Coord], str | None]] = []
+    live: list[tuple[Body, set[Coord], frozenset[Coord], str | None]] = []
     for foe in foes:
         if not near(foe, box) and foe.name not in through_step:
             continue
@@ -82,7 +82,7 @@ def move_points(
                 "(seed: \"your movement before and after the attack doesn't provoke any attacks of "
                 'opportunity from that foe")'
             )
-        live.append((foe, squares, why))
+        live.append((foe, squares, frozenset(foe.squares), why))
     spaces = [set(geometry.space(p, side)) for p in positions]
     done: set[str] = set()
     noted: set[str] = set()
@@ -94,7 +94,7 @@ def move_points(
         entered = there - here
         leave = Point(step=i, trigger="leave-threatened")
         enter = Point(step=i, trigger="enter-space")
-        for foe, squares, why in live:
+        for foe, squares, occupied, why in live:
             if foe.name in done:
                 continue
             passing = through_step.get(foe.name)
@@ -103,8 +103,8 @@ def move_points(
                     continue
                 point = enter
             else:
-                into = bool(entered & set(foe.squares))
-                left = bool(vacated & squares)
+                into = not entered.isdisjoint(occupied)
+                left = not vacated.isdisjoint(squares)
                 if not (into or left):
                     continue
                 point = leave if left else enter
