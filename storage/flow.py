@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import aiosqlite
 from pydantic import BaseModel, ConfigDict
 
-from storage.errors import NoEncounterError
+from storage.errors import NoEncounterError, StaleVersionError
 
 if TYPE_CHECKING:
     from storage.repository import Clock
@@ -36,6 +36,7 @@ class PendingAction(BaseModel):
     started_by: int
     data: dict[str, Any]
     created_at: float
+    version: int
 
 
 class Prompt(BaseModel):
@@ -130,7 +131,7 @@ class FlowRepository:
         async with self._use():
             row = await self._one(
                 "SELECT a.id, a.encounter_id, a.channel_id, a.base_version, a.started_by, a.data, "
-                "a.created_at "
+                "a.created_at, a.version "
                 "FROM adjudications a JOIN encounters e ON e.id = a.encounter_id WHERE e.channel_id = ?",
                 (channel_id,),
             )
@@ -144,38 +145,72 @@ class FlowRepository:
             started_by=row[4],
             data=json.loads(row[5]),
             created_at=row[6],
+            version=row[7],
         )
 
     async def put_pending(
-        self, channel_id: int, data: dict[str, Any], *, base_version: int, started_by: int
+        self,
+        channel_id: int,
+        data: dict[str, Any],
+        *,
+        base_version: int,
+        started_by: int,
+        expected_version: int | None = None,
     ) -> int:
-        """Store (or replace) the channel's action in flight; return its id."""
+        """Store the channel's action in flight; return its id.
+
+        Without ``expected_version`` it must be new (another action in flight is a `StaleVersionError`);
+        with it, the stored one is replaced only if still at that version, so two processes answering
+        the same action can never both win.
+        """
         payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
         now = self._clock()
         async with self.transaction():
             encounter_id = await self._encounter_id(channel_id)
+            if expected_version is None:
+                try:
+                    cursor = await self._db.execute(
+                        "INSERT INTO adjudications (encounter_id, channel_id, base_version, started_by, "
+                        "data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (encounter_id, channel_id, base_version, started_by, payload, now, now),
+                    )
+                except aiosqlite.IntegrityError:
+                    raise StaleVersionError(
+                        "Another action in this channel started first; nothing changed. Try again."
+                    ) from None
+                if cursor.lastrowid is None:  # pragma: no cover - SQLite always sets it
+                    raise RuntimeError("INSERT returned no row id")
+                return cursor.lastrowid
             cursor = await self._db.execute(
-                "INSERT INTO adjudications (encounter_id, channel_id, base_version, started_by, data, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (encounter_id) DO UPDATE SET data = excluded.data, "
-                "updated_at = excluded.updated_at",
-                (encounter_id, channel_id, base_version, started_by, payload, now, now),
+                "UPDATE adjudications SET data = ?, version = version + 1, updated_at = ? "
+                "WHERE encounter_id = ? AND version = ?",
+                (payload, now, encounter_id, expected_version),
             )
-            await cursor.close()
+            if cursor.rowcount != 1:
+                raise StaleVersionError()
             row = await self._one("SELECT id FROM adjudications WHERE encounter_id = ?", (encounter_id,))
-            assert row is not None  # noqa: S101 - inserted just above
+            assert row is not None  # noqa: S101 - updated just above
             return int(row[0])
 
-    async def clear_pending(self, channel_id: int) -> None:
-        """Forget the channel's action in flight; its still-open prompts become moot."""
+    async def clear_pending(self, channel_id: int, *, expected_version: int | None = None) -> None:
+        """Forget the channel's action in flight (only if still at ``expected_version``, when given);
+        its still-open prompts become moot."""
         now = self._clock()
         async with self.transaction():
+            if expected_version is not None:
+                cursor = await self._db.execute(
+                    "DELETE FROM adjudications WHERE channel_id = ? AND version = ?",
+                    (channel_id, expected_version),
+                )
+                if cursor.rowcount != 1:
+                    raise StaleVersionError()
+            else:
+                await self._db.execute("DELETE FROM adjudications WHERE channel_id = ?", (channel_id,))
             await self._db.execute(
                 "UPDATE prompts SET status = 'moot', answered_at = ? "
                 "WHERE channel_id = ? AND status IN ('open', 'escalated')",
                 (now, channel_id),
             )
-            await self._db.execute("DELETE FROM adjudications WHERE channel_id = ?", (channel_id,))
 
     # -- prompts -------------------------------------------------------------------------------
 

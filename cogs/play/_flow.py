@@ -249,11 +249,16 @@ class Flow:
                 base = pending.base_version if pending is not None else stored.version
                 await self.storage.save_encounter(channel_id, adj.working, base)
                 await self.storage.append_event(channel_id, "action", _action_event(adj, started_by))
-                await self.storage.clear_pending(channel_id)
+                if pending is not None:
+                    await self.storage.clear_pending(channel_id, expected_version=pending.version)
                 return []
             base = pending.base_version if pending is not None else stored.version
             adjudication_id = await self.storage.put_pending(
-                channel_id, adj.model_dump(mode="json"), base_version=base, started_by=started_by
+                channel_id,
+                adj.model_dump(mode="json"),
+                base_version=base,
+                started_by=started_by,
+                expected_version=pending.version if pending is not None else None,
             )
             existing = await self.storage.open_prompts(channel_id)
             open_ids = {q.id for q in adj.open}

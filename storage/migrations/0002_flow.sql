@@ -9,6 +9,7 @@ CREATE TABLE adjudications (
     base_version  INTEGER NOT NULL,       -- the encounter version the action was ruled on
     started_by    INTEGER NOT NULL,
     data          TEXT    NOT NULL,       -- rules.engine.Adjudication as JSON
+    version       INTEGER NOT NULL DEFAULT 1,  -- optimistic: two processes can't both advance it
     created_at    REAL    NOT NULL,
     updated_at    REAL    NOT NULL
 );
