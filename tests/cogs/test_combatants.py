@@ -244,6 +244,6 @@ async def test_edits_wait_while_an_action_is_in_flight(world):
 async def test_mentions_in_sides_ping_nobody(started):
     env, guild, channel, gm, alice, bob = started
     result = await gm.slash(channel, "combatant add", name="Ogre", at="D4", side="@everyone")
-    message = result.response.message
-    assert message.mentions == [] and not message.mention_everyone
-    assert "@everyone" not in result.response.content.replace("@\u200beveryone", "")
+    sent = env.backend.get_message(channel.id, result.response.id)
+    assert sent.ping_user_ids == [] and sent.ping_role_ids == [] and not sent.mention_everyone
+    assert "@everyone" not in result.response.content  # escaped, so it reads but cannot ping
