@@ -17,10 +17,10 @@ MAX_BUTTONS = 25
 _STYLES: dict[str, discord.ButtonStyle] = {
     "take": discord.ButtonStyle.danger,
     "attack": discord.ButtonStyle.danger,
-    "disarm": discord.ButtonStyle.danger,
-    "trip": discord.ButtonStyle.danger,
-    "grapple": discord.ButtonStyle.danger,
-    "sunder": discord.ButtonStyle.danger,
+    "disarm": discord.ButtonStyle.primary,
+    "trip": discord.ButtonStyle.primary,
+    "grapple": discord.ButtonStyle.primary,
+    "sunder": discord.ButtonStyle.primary,
     "down": discord.ButtonStyle.success,
     "stunned": discord.ButtonStyle.success,
     "hit": discord.ButtonStyle.primary,
@@ -87,7 +87,7 @@ def prompt_content(prompts: list[Prompt], *, deadline_note: bool = True) -> str:
         lines.append(line)
     open_deadlines = [p.deadline for p in prompts if p.status == "open" and p.deadline is not None]
     if deadline_note and open_deadlines:
-        lines.append(f"Answer by <t:{int(min(open_deadlines))}:R>.")
+        lines.append(f"Answer <t:{int(min(open_deadlines))}:R>.")
     if pings:
         lines.append(" ".join(f"<@{u}>" for u in pings))
     return "\n".join(lines)[:2000]
