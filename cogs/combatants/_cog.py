@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from cogs._common import storage_of
 from cogs.combatants import _edit as edit
+from cogs.combatants._complete import square_autocomplete
 from cogs.play._cog import combatant_autocomplete
 from cogs.play._text import safe
 from rules.rulesets import get_ruleset
@@ -61,6 +62,7 @@ class CombatantCog(
         player="The member who controls it (leave empty: the GM does)",
         stats="Ruleset fields as key=value pairs, e.g. size=large reach_weapon=yes dex=3",
     )
+    @app_commands.autocomplete(at=square_autocomplete)
     async def add(
         self,
         interaction: Interaction,
@@ -133,7 +135,7 @@ class CombatantCog(
 
     @app_commands.command(name="place", description="Put a combatant on a square without moving it (GM only)")
     @app_commands.describe(name="The combatant", at="The square or hex, e.g. D5")
-    @app_commands.autocomplete(name=combatant_autocomplete)
+    @app_commands.autocomplete(name=combatant_autocomplete, at=square_autocomplete)
     async def place(
         self,
         interaction: Interaction,

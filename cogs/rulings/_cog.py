@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._common import storage_of
+from cogs.combatants._complete import any_combatant_autocomplete, square_autocomplete
 from cogs.play._text import safe
 from render import draw
 from rules.catalogue import CatalogueEntry, lookup, suggest
@@ -88,6 +89,7 @@ class RulingsCog(commands.Cog):
     )
     @app_commands.describe(at="A square or hex: who threatens it?", who="A combatant: what does it threaten?")
     @app_commands.guild_only()
+    @app_commands.autocomplete(at=square_autocomplete, who=any_combatant_autocomplete)
     async def threatens(
         self,
         interaction: Interaction,

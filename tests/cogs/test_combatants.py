@@ -247,3 +247,37 @@ async def test_mentions_in_sides_ping_nobody(started):
     sent = env.backend.get_message(channel.id, result.response.id)
     assert sent.ping_user_ids == [] and sent.ping_role_ids == [] and not sent.mention_everyone
     assert "@everyone" not in result.response.content  # escaped, so it reads but cannot ping
+
+
+async def test_autocomplete_squares_conditions_and_names(world):
+    env, guild, channel, gm, alice, bob = world
+    await install(
+        env,
+        channel,
+        gm,
+        {
+            "ruleset": "dnd35",
+            "map": {"width": 12, "height": 10, "blocked": ["C3"]},
+            "combatants": [
+                {"name": "Ethan", "side": "party", "player": alice.id, "at": "B2"},
+                {"name": "Ogre", "side": "monsters", "at": "D4", "conditions": ["prone", "blinded"]},
+            ],
+        },
+    )
+    squares = await gm.autocomplete(channel, "combatant place", "at", "c", name="Ethan")
+    assert [c["value"] for c in squares] == [f"C{r}" for r in range(1, 11) if r != 3]  # C3 is blocked
+    assert [c["value"] for c in await gm.autocomplete(channel, "combatant place", "at", "d1", name="E")] == [
+        "D1",
+        "D10",
+    ]
+    named = await gm.autocomplete(channel, "combatant add", "at", "", name="X", side="y")
+    assert [c["name"] for c in named] == ["B2 (Ethan)", "D4 (Ogre)"]
+
+    removable = await gm.autocomplete(channel, "combatant condition", "remove", "", name="Ogre")
+    assert [c["value"] for c in removable] == ["prone", "blinded"]
+    addable = await gm.autocomplete(channel, "combatant condition", "add", "st", name="Ogre")
+    assert [c["value"] for c in addable] == ["stunned"]
+
+    # /threatens is for everyone: a player is offered every combatant, not only its own.
+    names = await bob.autocomplete(channel, "threatens", "who", "")
+    assert [c["value"] for c in names] == ["Ethan", "Ogre"]
