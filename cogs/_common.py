@@ -78,11 +78,13 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
             exc_info=error,
         )
         text = GENERIC_ERROR
+    # Error texts may echo what the user typed (`<@id>`, `@everyone`): they never ping anyone.
+    quiet = discord.AllowedMentions.none()
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=quiet)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=quiet)
     except discord.HTTPException:
         # The interaction expired or Discord is down: there is nobody left to tell.
         log.warning("could not send the error reply for interaction %s", interaction.id, exc_info=True)
