@@ -296,7 +296,11 @@ class Storage(FlowRepository):
         ]
 
     async def last_undoable_action(self, channel_id: int) -> StoredEvent | None:
-        """The newest completed `action` event of the channel not yet reverted by an `undo` event."""
+        """The newest completed `action` event of the channel not yet reverted by an `undo` event.
+
+        Actions logged before the latest `imported` event are not undoable: their snapshots belong to
+        the encounter the import replaced.
+        """
         async with self._use():
             row = await self._one(
                 "SELECT e.id, e.encounter_id, e.kind, e.data, e.created_at FROM events e "
@@ -304,7 +308,10 @@ class Storage(FlowRepository):
                 "WHERE c.channel_id = ? AND e.kind = 'action' AND NOT EXISTS ("
                 "  SELECT 1 FROM events u WHERE u.encounter_id = e.encounter_id AND u.kind = 'undo' "
                 "  AND json_extract(u.data, '$.undid') = e.id"
-                ") ORDER BY e.id DESC LIMIT 1",
+                ") AND e.id > COALESCE(("
+                "  SELECT MAX(i.id) FROM events i "
+                "  WHERE i.encounter_id = e.encounter_id AND i.kind = 'imported'"
+                "), 0) ORDER BY e.id DESC LIMIT 1",
                 (channel_id,),
             )
         if row is None:

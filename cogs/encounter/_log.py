@@ -16,6 +16,13 @@ from storage.flow import Prompt
 
 MAX_ENTRIES = 10
 MAX_CHARS = 1900
+GM_EDITS = {
+    "combatant_added": "added",
+    "combatant_set": "changed the stats of",
+    "combatant_removed": "removed",
+    "combatant_placed": "placed",
+    "conditions": "changed the conditions of",
+}
 BY_TEXT = {"order": " (standing order)", "timeout": " (timed out)", "gm": " (GM)"}
 
 
@@ -56,12 +63,11 @@ def _event_line(event: StoredEvent) -> str | None:
     if event.kind == "turn":
         return f"Round {d.get('round')}: **{safe(d.get('turn'))}**'s turn"
     if event.kind == "imported":
-        return f"Imported a {safe(d.get('ruleset'))} encounter ({d.get('combatants')} combatant(s))"
+        return f"Encounter file imported ({safe(d.get('ruleset'))}, {d.get('combatants')} combatant(s))"
     if event.kind == "started":
-        return f"Started a {safe(d.get('ruleset'))} encounter"
-    if event.kind.startswith("combatant") or event.kind == "conditions":
-        what = event.kind.removeprefix("combatant_") or "changed"
-        return f"GM: {what} **{safe(d.get('name'))}**"
+        return f"Encounter started ({safe(d.get('ruleset'))})"
+    if event.kind in GM_EDITS:
+        return f"GM: {GM_EDITS[event.kind]} **{safe(d.get('name'))}**"
     if event.kind == "settings":
         return "GM: settings changed"
     return None

@@ -15,6 +15,7 @@ from cogs._common import storage_of
 from cogs.combatants._complete import any_combatant_autocomplete, square_autocomplete
 from cogs.play._text import safe
 from render import draw
+from render.scene import footprint
 from rules.catalogue import CatalogueEntry, lookup, suggest
 from rules.coords import Coord, format_coord
 from rules.errors import InputError
@@ -56,7 +57,7 @@ def entry_text(ruleset: str, entry: CatalogueEntry) -> str:
 def threateners(enc: Encounter, square: Coord) -> tuple[Any | None, list[Any]]:
     """Who stands on ``square`` (if anyone) and who threatens it: the occupant's foes if there is one."""
     ruleset = get_ruleset(enc.ruleset)
-    occupant = next((c for c in enc.combatants if c.pos == square), None)
+    occupant = next((c for c in enc.combatants if square in footprint(c)), None)
     found = []
     for c in enc.combatants:
         if occupant is not None and not c.hostile_to(occupant):

@@ -126,4 +126,24 @@ async def test_log_shows_rulings_newest_first_with_answers_and_timeouts(world):
 async def test_log_of_a_fresh_encounter(started):
     env, guild, channel, gm, alice, bob = started
     text = (await alice.slash(channel, "encounter log")).response.content
-    assert "Started a dnd35 encounter" in text
+    assert "Encounter started (dnd35)" in text
+
+
+async def test_undo_stops_at_an_import_and_the_log_shows_gm_edits(world):
+    env, guild, channel, gm, alice, bob = world
+    await install(env, channel, gm, field(alice.id, bob.id))
+    await _run(world, "E6", shoot=False)
+    exported = await (await gm.slash(channel, "encounter export")).response.attachments[0].read()
+    await gm.click(
+        (await gm.slash(channel, "encounter import", file=("e.yaml", exported))).response, label="Import"
+    )
+    text = ephemeral_text(await gm.slash(channel, "encounter undo"))
+    assert "no completed action left to undo" in text  # the move belonged to the replaced encounter
+    user_errors(env)
+    await gm.slash(channel, "combatant place", name="Archer", at="D2")
+    log = (await bob.slash(channel, "encounter log")).response.content
+    assert (
+        log.index("GM: placed **Archer**")
+        < log.index("Encounter file imported (aphex, 2 combatant(s))")
+        < log.index("A6 → ")
+    )

@@ -150,3 +150,11 @@ async def test_threatens_needs_an_option_and_an_encounter(world):
         await bob.slash(channel, "threatens", who="Nobody")
     )
     assert len(user_errors(env)) == 4
+
+
+async def test_threatens_any_square_of_a_large_creature_names_its_foes(world):
+    env, guild, channel, gm, alice, bob = world
+    await install(env, channel, gm, _square_field(alice.id))
+    text = (await bob.slash(channel, "threatens", at="E5")).response.content  # the Ogre's bottom-right square
+    assert text.startswith("Foes of **Ogre** threatening **E5**:")
+    assert "Goblin" not in text and "Far" not in text

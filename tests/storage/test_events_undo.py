@@ -93,3 +93,12 @@ async def test_stale_imports_are_pruned_when_a_new_one_is_stored(tmp_path):
         assert await storage.get_import("new") is not None
     finally:
         await storage.close()
+
+
+async def test_actions_before_an_import_are_not_undoable(store):
+    await store.append_event(1, "action", {"n": 1})
+    await store.append_event(1, "imported", {})
+    assert await store.last_undoable_action(1) is None
+    after = await store.append_event(1, "action", {"n": 2})
+    found = await store.last_undoable_action(1)
+    assert found is not None and found.id == after
