@@ -83,8 +83,9 @@ class CombatantCog(
         _, enc = await edit.change_encounter(interaction, "add combatants", change)
         c = enc.combatants[-1]
         controller = f"<@{c.player}>" if c.player else "the GM"
+        joins = " It joins the initiative last." if enc.initiative else ""
         await interaction.response.send_message(
-            f"Added **{safe(c.name)}** ({safe(c.side)}) at **{c.at}**, controlled by {controller}.",
+            f"Added **{safe(c.name)}** ({safe(c.side)}) at **{c.at}**, controlled by {controller}.{joins}",
             allowed_mentions=NO_MENTIONS,
         )
 

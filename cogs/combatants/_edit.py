@@ -134,7 +134,9 @@ def add(enc: Encounter, name: str, at: str, side: str, player: int | None, stats
             f"There is already a combatant called **{safe(combatant.name)}**; names must be unique."
         )
     check_position(enc, combatant)
-    return _with_combatants(enc, [*enc.combatants, combatant])
+    # With an initiative list, a newcomer joins it last so that it gets turns (dnd35 only follows the list).
+    initiative = [*enc.initiative, combatant.name] if enc.initiative else []
+    return _with_combatants(enc, [*enc.combatants, combatant], initiative=initiative)
 
 
 def set_stats(enc: Encounter, name: str, stats: str) -> tuple[Encounter, Combatant]:

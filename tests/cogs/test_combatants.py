@@ -158,6 +158,10 @@ async def test_remove_drops_it_from_initiative_turn_and_orders(world):
     assert (enc.initiative, enc.turn) == (["Ethan", "Troll"], "Troll")
     assert await env.bot.storage.orders(channel.id) == {}
 
+    result = await gm.slash(channel, "combatant add", name="Ogre", at="H8", side="foes")
+    assert "joins the initiative last" in result.response.content
+    assert (await stored(env, channel)).initiative == ["Ethan", "Troll", "Ogre"]
+
 
 async def test_place_moves_without_provoking(world):
     env, guild, channel, gm, alice, bob = world
