@@ -14,6 +14,7 @@ caller re-adjudicates the chosen path, so what the user sees is always exact.
 
 from __future__ import annotations
 
+import gc
 import heapq
 from dataclasses import dataclass, field
 
@@ -140,58 +141,236 @@ class _Space:
         return bits
 
 
+class _Board:
+    """The grid as flat per-position arrays for the search.
+
+    A position is the mover's top-left square at index ``(y + 1) * stride + (x + 1)``: a border of
+    positions that are never ``ok`` surrounds the map, so a step needs no bounds check. The arrays are
+    built by marking only the listed squares (walls, foes' spaces, threatened squares, ...), so the
+    cost grows with what is on the map, not with its area; a listed square marks the ``side**2``
+    positions whose space covers it.
+    """
+
+    def __init__(self, grid: Grid) -> None:
+        s = grid.side
+        self.side = s
+        self.cols = grid.width - s + 1  # positions per row where the space fits
+        self.rows = grid.height - s + 1
+        self.stride = stride = self.cols + 2
+        n = stride * (self.rows + 2)
+        self.ok = [False] * n
+        for y in range(self.rows):
+            row = (y + 1) * stride
+            self.ok[row + 1 : row + 1 + self.cols] = [True] * self.cols
+        self.wall_free = list(self.ok)
+        self.hard = [False] * n
+        self.zone = [0] * n
+        self.enter = [0] * n
+        for sq in grid.walls:
+            for i in self.covering(sq):
+                self.wall_free[i] = False
+                self.ok[i] = False
+        for sq in grid.closed:
+            for i in self.covering(sq):
+                self.ok[i] = False
+        for sq in grid.difficult:
+            for i in self.covering(sq):
+                self.hard[i] = True
+        for sq, bits in grid.threat.items():
+            for i in self.covering(sq):
+                self.zone[i] |= bits
+        for sq, bits in grid.enter.items():
+            for i in self.covering(sq):
+                self.enter[i] |= bits
+
+    def index(self, p: Coord) -> int:
+        """Flat index of a position."""
+        return (p[1] + 1) * self.stride + p[0] + 1
+
+    def coord(self, i: int) -> Coord:
+        """Position of a flat index."""
+        return (i % self.stride - 1, i // self.stride - 1)
+
+    def covering(self, sq: Coord) -> list[int]:
+        """Indexes of the positions (on the map) whose space covers square ``sq``."""
+        x, y = sq
+        if self.side == 1:
+            return [(y + 1) * self.stride + x + 1] if 0 <= x < self.cols and 0 <= y < self.rows else []
+        s = self.side
+        return [
+            (py + 1) * self.stride + px + 1
+            for py in range(max(0, y - s + 1), min(self.rows, y + 1))
+            for px in range(max(0, x - s + 1), min(self.cols, x + 1))
+        ]
+
+
+_COST_BITS = 24  # costs and estimates stay far below 2**24 squares on a 100x100 map
+_MASK = (1 << _COST_BITS) - 1
+
+
 def _search(grid: Grid, budget: int, count: bool) -> Found:
-    sp = _Space(grid)
-    start, goal = grid.start, grid.goal
-    # State: (position, parity). Value: (opportunities, cost).
+    # The search allocates many small tuples that never form cycles; the cyclic garbage collector
+    # would scan them again and again (about 40% of the time of a 100x100 search), so it waits.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _astar(grid, budget, count)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _astar(grid: Grid, budget: int, count: bool) -> Found:
+    # A* over (position, parity) states in the order (opportunities, cost + lower bound, cost,
+    # insertion). bench/bench_pathfind.py measured the per-state work as what made the search slow, so:
+    # positions are flat indexes into `_Board` arrays; each position's legal steps (target state, cost,
+    # lower bound there, opportunities) are worked out once, on its first expansion, for both parities;
+    # and the queue is a bucket per key (a list, so insertion order is kept) with a heap of the keys.
+    # The lower bound is consistent and steps cost at least 1, so a push never lands at or before the
+    # bucket being emptied.
+    board = _Board(grid)
+    sp = _Space(grid) if grid.side > 1 else None  # left_bits of big movers depends on the direction
+    stride = board.stride
+    ok, wall_free, hard, zone, enter = board.ok, board.wall_free, board.hard, board.zone, board.enter
+    allow_difficult = grid.allow_difficult
+    goal_i = board.index(grid.goal)
+    start_i = board.index(grid.start)
+    exempt = ~grid.start_exempt
+    # Lower bounds to the goal by position, for an even and an odd count of diagonals so far.
+    gx, gy = grid.goal
+    h_even = [0] * len(ok)
+    h_odd = [0] * len(ok)
+    for y in range(board.rows):
+        ay = abs(y - gy)
+        row = (y + 1) * stride + 1
+        even_row, odd_row = [], []
+        for x in range(board.cols):
+            ax = abs(x - gx)
+            far, near = (ax, ay) if ax >= ay else (ay, ax)
+            even_row.append(far + near // 2)
+            odd_row.append(far + (near + 1) // 2)
+        h_even[row : row + board.cols] = even_row
+        h_odd[row : row + board.cols] = odd_row
+    orthogonal = [dy * stride + dx for dx, dy in ORTHOGONAL]
+    diagonal = [(dy * stride + dx, dx, dy * stride) for dx, dy in DIAGONAL]
+    bits = _COST_BITS
+    high = 2 * bits
+    best = [1 << 80] * (2 * len(ok))  # per state: opportunities << high | cost
+    parent = [-1] * len(best)
+    Step = tuple[int, int, int, int]  # noqa: N806 - a local type alias
+    steps: list[tuple[list[Step], list[Step]] | None] = [None] * len(ok)
+
+    def opportunities(i: int, j: int) -> int:
+        if sp is None:
+            left = zone[i]
+        else:
+            left = sp.left_bits(board.coord(i), board.coord(j))
+        if i == start_i:
+            left &= exempt
+        if j != goal_i:
+            left &= ~zone[j]  # still inside the area: counted when the path leaves it
+        return (left | (enter[j] & ~enter[i])).bit_count()
+
+    def expand(i: int) -> tuple[list[Step], list[Step]]:
+        # In NEIGHBOURS order (orthogonal first): the order of equal pushes is the tie-break.
+        # A step is (target state, cost, lower bound there, opportunities << high).
+        even: list[Step] = []
+        odd: list[Step] = []
+        # A Medium-or-smaller mover (the common case) inlines `opportunities`.
+        slow = count and sp is not None
+        left = not_here = 0  # without counting, every step gives 0 opportunities
+        if count and not slow:
+            left = zone[i] & exempt if i == start_i else zone[i]
+            not_here = ~enter[i]
+        for offset in orthogonal:
+            j = i + offset
+            if not ok[j]:
+                continue
+            if hard[j]:
+                if not allow_difficult:
+                    continue
+                cost = 2
+            else:
+                cost = 1
+            if slow:
+                more = opportunities(i, j) << high
+            elif left:
+                more = (
+                    (left if j == goal_i else left & ~zone[j]) | (enter[j] & not_here)
+                ).bit_count() << high
+            elif enter[j] & not_here:
+                more = (enter[j] & not_here).bit_count() << high
+            else:
+                more = 0  # most squares: nobody threatens the square left, no foe's space is entered
+            even.append((2 * j, cost, h_even[j], more))
+            odd.append((2 * j + 1, cost, h_odd[j], more))
+        for offset, cx, cy in diagonal:
+            j = i + offset
+            if not ok[j] or not (wall_free[i + cx] and wall_free[i + cy]):
+                continue  # off the map, closed, or past the corner of a wall
+            if hard[j]:
+                if not allow_difficult:
+                    continue
+                cost0 = cost1 = 3
+            else:
+                cost0, cost1 = 1, 2
+            if slow:
+                more = opportunities(i, j) << high
+            elif left:
+                more = (
+                    (left if j == goal_i else left & ~zone[j]) | (enter[j] & not_here)
+                ).bit_count() << high
+            elif enter[j] & not_here:
+                more = (enter[j] & not_here).bit_count() << high
+            else:
+                more = 0  # most squares: nobody threatens the square left, no foe's space is entered
+            even.append((2 * j + 1, cost0, h_odd[j], more))
+            odd.append((2 * j, cost1, h_even[j], more))
+        made = (even, odd)
+        steps[i] = made
+        return made
+
     p0 = grid.start_parity
-    best: dict[tuple[Coord, int], tuple[int, int]] = {(start, p0): (0, 0)}
-    parent: dict[tuple[Coord, int], tuple[Coord, int]] = {}
-    seq = 0
-    heap: list[tuple[int, int, int, int, Coord, int]] = [(0, lower_bound(start, goal, p0), 0, seq, start, p0)]
-    while heap:
-        opps, _f, cost, _seq, p, parity = heapq.heappop(heap)
-        state = (p, parity)
-        if best.get(state, (opps, cost)) < (opps, cost):
-            continue
-        if p == goal:
-            path = [p]
-            while state in parent:
-                state = parent[state]
-                path.append(state[0])
-            path.reverse()
-            return Found(path=path[1:], cost=cost, opportunities=opps, parity=parity)
-        for dx, dy in NEIGHBOURS:
-            q = (p[0] + dx, p[1] + dy)
-            if not sp.ok(q):
-                continue
-            diagonal = dx != 0 and dy != 0
-            if diagonal and not (sp.wall_free((p[0] + dx, p[1])) and sp.wall_free((p[0], p[1] + dy))):
-                continue  # no diagonal past the corner of a wall
-            hard = sp.difficult(q)
-            if hard and not grid.allow_difficult:
-                continue
-            ncost = cost + step_cost(diagonal, hard, parity)
-            nparity = parity ^ 1 if diagonal else parity
-            f = ncost + lower_bound(q, goal, nparity)
-            if f > budget:
-                continue
-            nopps = opps
-            if count:
-                left = sp.left_bits(p, q)
-                if p == start:
-                    left &= ~grid.start_exempt
-                entered = sp.enter_bits(q) & ~sp.enter_bits(p)
-                if q != goal:
-                    left &= ~sp.zone(q)  # still inside the area: counted when the path leaves it
-                nopps += (left | entered).bit_count()
-            nstate = (q, nparity)
-            if best.get(nstate, (nopps + 1, 0)) <= (nopps, ncost):
-                continue
-            best[nstate] = (nopps, ncost)
-            parent[nstate] = state
-            seq += 1
-            heapq.heappush(heap, (nopps, f, ncost, seq, q, nparity))
+    s0 = 2 * start_i + p0
+    best[s0] = 0
+    # Key of a bucket: opportunities << high | estimate << bits | cost.
+    first = lower_bound(grid.start, grid.goal, p0) << bits
+    buckets: dict[int, list[int]] = {first: [s0]}
+    keys = [first]
+    pop, push = heapq.heappop, heapq.heappush
+    while keys:
+        key = pop(keys)
+        value = key & ~(_MASK << bits)  # opportunities << high | cost
+        cost = key & _MASK
+        for state in buckets.pop(key):
+            if best[state] < value:
+                continue  # a better way here was found after this entry was queued
+            i = state >> 1
+            if i == goal_i:
+                at_goal = state & 1
+                path = [board.coord(i)]
+                while parent[state] >= 0:
+                    state = parent[state]
+                    path.append(board.coord(state >> 1))
+                path.reverse()
+                return Found(path=path[1:], cost=cost, opportunities=value >> high, parity=at_goal)
+            for nstate, step, bound, more in (steps[i] or expand(i))[state & 1]:
+                ncost = cost + step
+                f = ncost + bound
+                if f > budget:
+                    continue
+                nvalue = value + more + step
+                if best[nstate] <= nvalue:
+                    continue
+                best[nstate] = nvalue
+                parent[nstate] = state
+                nkey = nvalue + (f << bits)
+                bucket = buckets.get(nkey)
+                if bucket is None:
+                    buckets[nkey] = [nstate]
+                    push(keys, nkey)
+                else:
+                    bucket.append(nstate)
     return Found(path=None)
 
 
