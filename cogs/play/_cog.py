@@ -152,7 +152,7 @@ class PlayCog(commands.Cog):
     ) -> None:
         """Rule on a non-move action and start its reactions (or preview it)."""
         name = "-".join(action.strip().lower().replace("_", " ").split())
-        act = Action(kind="act", who=who, name=name, mode=name, target=target)
+        act = Action(kind="act", who=who, name=name, target=target)
         await self.flow.begin_action(interaction, act, preview=preview)
 
     @app_commands.command(name="orders", description="A standing order for a combatant's reactions")

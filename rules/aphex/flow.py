@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.aphex.catalogue import CATALOGUE
 from rules.aphex.model import AphexCombatant, AphexEncounter
 from rules.aphex.movement import ap_cost
+from rules.catalogue import normalise
 from rules.engine import Adjudication, Answer, Question, ReactionPoint
 
 # A stun from an interruption: the traveller's own next turn is lost, and the stun wears off at the
@@ -157,9 +159,32 @@ def finish(adj: Adjudication) -> None:
     """Put the traveller where its movement ended."""
     enc = working(adj)
     if adj.ruling.action != "move":
+        _rearm(adj, enc)
         return
     traveller: AphexCombatant = enc.find(adj.ruling.who)
     step = len(adj.ruling.path) - 1 if adj.stop_step is None else adj.stop_step
     traveller.at = adj.ruling.path[step]
     spent = ap_cost(step, traveller.stride) if traveller.stride >= 1 else 0
     adj.log("moved", who=traveller.name, to=traveller.at, hexes=step, ap=spent)
+
+
+def _rearm(adj: Adjudication, enc: AphexEncounter) -> None:
+    """`reload` (or `draw`) on one's own turn makes the weapon usable again.
+
+    Seed 000: "When the attacker gains their turn, it should be noted that they have fired or thrown their
+    weapon, and must therefore load or draw a new weapon to take its place."
+    """
+    if normalise(adj.ruling.act_name or "") not in _REARM_NAMES:
+        return
+    actor: AphexCombatant = enc.find(adj.ruling.who)
+    actor.loaded = True
+    actor.in_hand = True
+    adj.log("rearmed", who=actor.name, weapon=actor.weapon)
+
+
+_REARM_NAMES = frozenset(
+    normalise(name)
+    for entry in CATALOGUE
+    if entry.action == "reload"
+    for name in (entry.action, *entry.aliases)
+)

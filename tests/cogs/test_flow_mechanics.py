@@ -187,3 +187,15 @@ async def test_players_move_only_their_own_combatants(world):
     assert "don't control **Ethan**" in ephemeral_text(result)
     user_errors(env)
     assert (await env.bot.storage.load_encounter(channel.id)).version == 1
+
+
+async def test_act_works_for_every_ruleset_without_a_move_mode(world):
+    env, guild, channel, gm, alice, bob = world
+    data = field(alice.id, bob.id)
+    data["combatants"][1]["loaded"] = False
+    await install(env, channel, gm, data)
+    # 000_700d95b3c74e1117.txt: "must therefore load or draw a new weapon to take its place."
+    await bob.slash(channel, "act", who="Archer", action="reload")
+    assert "goes ahead" in channel.last_message.content
+    assert prompts(channel) == []
+    assert (await stored(env, channel)).get("Archer").loaded
