@@ -15,7 +15,7 @@ from cogs._common import storage_of
 from cogs.combatants._complete import any_combatant_autocomplete, square_autocomplete
 from cogs.play._text import safe
 from render import draw
-from render.scene import footprint
+from render.scene import footprint, threat_overlay
 from rules.catalogue import CatalogueEntry, lookup, suggest
 from rules.coords import Coord, format_coord
 from rules.errors import InputError
@@ -88,7 +88,9 @@ class RulingsCog(commands.Cog):
     @app_commands.command(
         name="threatens", description="Which foes threaten a square, or what a combatant threatens"
     )
-    @app_commands.describe(at="A square or hex: who threatens it?", who="A combatant: what does it threaten?")
+    @app_commands.describe(
+        at="A square or hex: who threatens it?", who="A combatant or a whole side: what does it threaten?"
+    )
     @app_commands.guild_only()
     @app_commands.autocomplete(at=square_autocomplete, who=any_combatant_autocomplete)
     async def threatens(
@@ -121,19 +123,24 @@ class RulingsCog(commands.Cog):
                 text = f"{head}: {names}."
             await interaction.response.send_message(text[:2000], allowed_mentions=NO_MENTIONS)
             return
-        combatant = enc.find(who)
-        area = await asyncio.to_thread(get_ruleset(enc.ruleset).threatened, enc, combatant.name)
+        # `who` is a combatant or a whole side (a combatant's name wins over a side's).
+        area = await asyncio.to_thread(threat_overlay, enc, who)
+        combatant = enc.get(who) or next(
+            (c for c in enc.combatants if c.name.casefold() == who.casefold()), None
+        )
+        subject = f"**{safe(combatant.name)}**" if combatant is not None else f"The side **{safe(who)}**"
+        focus = combatant.name if combatant is not None else who
         unit = "squares" if enc.ruleset == "dnd35" else "hexes"
-        text = f"**{safe(combatant.name)}** threatens {len(area)} {unit} (tinted on the map)."
+        text = f"{subject} threatens {len(area)} {unit} (tinted on the map)."
         if not area:
-            text = f"**{safe(combatant.name)}** threatens nothing right now."
+            text = f"{subject} threatens nothing right now."
         if square is not None:
             verdict = "threatens" if square in area else "does not threaten"
             text += f"\nIt {verdict} **{format_coord(square)}**."
         await interaction.response.defer(thinking=True)
         files = []
         try:
-            png = await asyncio.to_thread(draw, enc, threatened=area, focus=combatant.name)
+            png = await asyncio.to_thread(draw, enc, threatened=area, focus=focus)
             files.append(discord.File(io.BytesIO(png), filename="threatens.png"))
         except Exception:
             log.exception("threat map render failed")

@@ -146,7 +146,7 @@ async def test_threatens_needs_an_option_and_an_encounter(world):
     await install(env, channel, gm, _square_field(alice.id))
     assert "Give `at`" in ephemeral_text(await bob.slash(channel, "threatens"))
     assert "Z99" in ephemeral_text(await bob.slash(channel, "threatens", at="Z99"))
-    assert "No combatant called `Nobody`" in ephemeral_text(
+    assert "No combatant or side called `Nobody`" in ephemeral_text(
         await bob.slash(channel, "threatens", who="Nobody")
     )
     assert len(user_errors(env)) == 4
@@ -158,3 +158,29 @@ async def test_threatens_any_square_of_a_large_creature_names_its_foes(world):
     text = (await bob.slash(channel, "threatens", at="E5")).response.content  # the Ogre's bottom-right square
     assert text.startswith("Foes of **Ogre** threatening **E5**:")
     assert "Goblin" not in text and "Far" not in text
+
+
+async def test_threatens_a_whole_side_tints_every_members_area(world):
+    env, guild, channel, gm, alice, bob = world
+    from tests.cogs.flow_support import install, reply
+
+    await install(
+        env,
+        channel,
+        gm,
+        {
+            "ruleset": "dnd35",
+            "map": {"width": 12, "height": 12},
+            "combatants": [
+                {"name": "Ethan", "side": "party", "at": "B2"},
+                {"name": "Orc", "side": "monsters", "at": "F6"},
+                {"name": "Gnoll", "side": "monsters", "at": "J9"},
+            ],
+        },
+    )
+    result = await alice.slash(channel, "threatens", who="monsters")
+    text = reply(result).content
+    # 001_1e16989ecf5349e6.txt: "they threaten all squares adjacent to their spaces (including diagonally)"
+    # plus "it threatens that square or squares as well": 9 squares each, no overlap.
+    assert "The side **monsters** threatens 18 squares" in text
+    assert reply(result).attachments
