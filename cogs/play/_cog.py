@@ -12,8 +12,9 @@ from cogs._common import NotAllowedError, is_gm, storage_of
 from cogs.play._flow import Flow, may_act_for
 from cogs.play._text import safe
 from render import draw
+from rules import hexgrid
 from rules.catalogue import suggest
-from rules.coords import parse_path
+from rules.coords import format_coord, parse_coord, parse_path
 from rules.engine import Action
 from rules.errors import InputError
 from rules.rulesets import get_ruleset
@@ -71,6 +72,39 @@ async def action_autocomplete(interaction: Interaction, current: str) -> list[ap
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
 
+async def path_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The next square of a path: the open neighbours of the last square typed (or of the mover)."""
+    storage = storage_of(interaction.client)
+    if interaction.channel_id is None or len(current) > 90:
+        return []
+    stored = await storage.load_encounter(interaction.channel_id)
+    if stored is None:
+        return []
+    enc = stored.encounter
+    typed = current.split()
+    try:
+        last = parse_coord(typed[-1], enc.map.width, enc.map.height) if typed else None
+        if last is None:
+            who = getattr(interaction.namespace, "who", None)
+            last = enc.find(who).pos if who else None
+    except InputError:
+        return []
+    if last is None:
+        return []
+    if enc.ruleset == "dnd35":
+        around = [(last[0] + dx, last[1] + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
+    else:
+        around = hexgrid.neighbours(last)
+    blocked = enc.map.blocked_set()
+    prefix = " ".join(typed)
+    choices = []
+    for square in around:
+        if enc.map.contains(square) and square not in blocked:
+            value = f"{prefix} {format_coord(square)}".strip()
+            choices.append(app_commands.Choice(name=value, value=value))
+    return choices[:25]
+
+
 async def mode_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Movement modes of the channel's ruleset."""
     storage = storage_of(interaction.client)
@@ -108,7 +142,7 @@ class PlayCog(commands.Cog):
         target="The foe of a charge / spring attack / charge-close",
         preview="Only show the ruling to you; nothing happens",
     )
-    @app_commands.autocomplete(who=combatant_autocomplete, mode=mode_autocomplete)
+    @app_commands.autocomplete(who=combatant_autocomplete, path=path_autocomplete, mode=mode_autocomplete)
     async def move(
         self,
         interaction: Interaction,
@@ -121,7 +155,6 @@ class PlayCog(commands.Cog):
         """Rule on a move and start its reactions (or preview it)."""
         stored = await self.storage.require_encounter(_channel(interaction))
         squares = parse_path(path, stored.encounter.map.width, stored.encounter.map.height)
-        from rules.coords import format_coord
 
         modes: tuple[str, ...] = get_ruleset(stored.encounter.ruleset).modes
         chosen = (mode or modes[0]).strip()

@@ -86,3 +86,14 @@ async def test_action_autocomplete_comes_from_the_rulings_catalogue(world):
     assert "stand-up" in offered
     modes = [c["value"] for c in await alice.autocomplete(channel, "move", "mode", "")]
     assert modes[:3] == ["normal", "run", "charge"] and "tumble-through" in modes
+
+
+async def test_path_autocomplete_offers_the_open_squares_next_to_the_last_one(world):
+    env, guild, channel, gm, alice, bob = world
+    data = dnd(alice.id, bob.id)
+    data["map"]["blocked"] = ["C3"]
+    await install(env, channel, gm, data)
+    start = [c["value"] for c in await alice.autocomplete(channel, "move", "path", "", who="Ethan")]
+    assert sorted(start) == sorted(["A1", "B1", "C1", "A2", "C2", "A3", "B3"])  # C3 is blocked
+    more = [c["value"] for c in await alice.autocomplete(channel, "move", "path", "c2", who="Ethan")]
+    assert "c2 D3" in more and "c2 C3" not in more and len(more) == 7
