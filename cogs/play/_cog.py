@@ -18,7 +18,7 @@ from rules.coords import format_coord, parse_coord, parse_path
 from rules.engine import Action
 from rules.errors import InputError
 from rules.rulesets import get_ruleset
-from storage import Storage
+from storage import Storage, StoredEncounter
 
 Interaction = discord.Interaction[Any]
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -40,45 +40,42 @@ def render_map(encounter: Any, ruling: Any = None) -> bytes:
     return draw(encounter, ruling=ruling)
 
 
+async def _channel_encounter(interaction: Interaction) -> StoredEncounter | None:
+    """The channel's stored encounter, or None (autocomplete never raises: it just offers nothing)."""
+    if interaction.channel_id is None:
+        return None
+    return await storage_of(interaction.client).load_encounter(interaction.channel_id)
+
+
+def _choices(values: list[str]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=v, value=v) for v in values[:25]]
+
+
 async def combatant_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Names of the channel's combatants this user may act for, matching what was typed."""
-    storage = storage_of(interaction.client)
-    if interaction.channel_id is None:
-        return []
-    stored = await storage.load_encounter(interaction.channel_id)
+    stored = await _channel_encounter(interaction)
     if stored is None:
         return []
     typed = current.casefold()
-    names = [
-        c.name
-        for c in stored.encounter.combatants
-        if typed in c.name.casefold() and may_act_for(interaction, stored, c.name)
-    ]
-    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+    return _choices(
+        [
+            c.name
+            for c in stored.encounter.combatants
+            if typed in c.name.casefold() and may_act_for(interaction, stored, c.name)
+        ]
+    )
 
 
 async def action_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Action names from the rulings catalogue of the channel's ruleset."""
-    storage = storage_of(interaction.client)
-    ruleset = "dnd35"
-    if interaction.channel_id is not None:
-        stored = await storage.load_encounter(interaction.channel_id)
-        if stored is not None:
-            ruleset = stored.encounter.ruleset
-    try:
-        names = suggest(ruleset, current)
-    except Exception:
-        return []
-    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+    """Action names from the rulings catalogue of the channel's ruleset (dnd35 without an encounter)."""
+    stored = await _channel_encounter(interaction)
+    return _choices(suggest(stored.encounter.ruleset if stored else "dnd35", current))
 
 
 async def path_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The next square of a path: the open neighbours of the last square typed (or of the mover)."""
-    storage = storage_of(interaction.client)
-    if interaction.channel_id is None or len(current) > 90:
-        return []
-    stored = await storage.load_encounter(interaction.channel_id)
-    if stored is None:
+    stored = await _channel_encounter(interaction)
+    if stored is None or len(current) > 90:
         return []
     enc = stored.encounter
     typed = current.split()
@@ -97,24 +94,22 @@ async def path_autocomplete(interaction: Interaction, current: str) -> list[app_
         around = hexgrid.neighbours(last)
     blocked = enc.map.blocked_set()
     prefix = " ".join(typed)
-    choices = []
-    for square in around:
-        if enc.map.contains(square) and square not in blocked:
-            value = f"{prefix} {format_coord(square)}".strip()
-            choices.append(app_commands.Choice(name=value, value=value))
-    return choices[:25]
+    return _choices(
+        [
+            f"{prefix} {format_coord(square)}".strip()
+            for square in around
+            if enc.map.contains(square) and square not in blocked
+        ]
+    )
 
 
 async def mode_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Movement modes of the channel's ruleset."""
-    storage = storage_of(interaction.client)
-    if interaction.channel_id is None:
-        return []
-    stored = await storage.load_encounter(interaction.channel_id)
+    stored = await _channel_encounter(interaction)
     if stored is None:
         return []
     modes: tuple[str, ...] = get_ruleset(stored.encounter.ruleset).modes
-    return [app_commands.Choice(name=m, value=m) for m in modes if current.casefold() in m][:25]
+    return _choices([m for m in modes if current.casefold() in m])
 
 
 @app_commands.guild_only()
