@@ -19,13 +19,27 @@ from rules.rulesets import RULESET_NAMES, encounter_model
 MAX_FILE_BYTES = 1024 * 1024
 
 
+MAX_NESTING = 64
+
+
 class _SafeLoader(yaml.SafeLoader):
-    """SafeLoader that also refuses YAML aliases, so a tiny file cannot expand into a huge one."""
+    """SafeLoader that also refuses YAML aliases, so a tiny file cannot expand into a huge one, and
+    nesting deeper than `MAX_NESTING` (composing is recursive: `[[[[...` would hit Python's limit)."""
+
+    _depth = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             raise EncounterFileError("YAML aliases (*name) are not allowed in an encounter file.")
-        return super().compose_node(parent, index)
+        if self._depth >= MAX_NESTING:
+            raise EncounterFileError(
+                f"The file is nested more than {MAX_NESTING} levels deep; an encounter file needs a few."
+            )
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def parse_text(text: str | bytes) -> Any:
