@@ -4,7 +4,8 @@ Run as a *zygote*: ``python -m tests.reliability._crash_worker`` imports the sto
 then reads commands on stdin, one per line:
 
     run DB SEED    fork a child that applies actions to DB; print ``P <pid>`` (the child prints
-                   ``C <action id>`` on stdout right after each COMMIT, flushed)
+                   ``B <action id>`` before each BEGIN and ``C <action id>`` right after its COMMIT,
+                   flushed)
     reap PID       wait for that child to die; print ``D <pid> <status>``
 
 Forking from a warm zygote keeps each kill cycle at milliseconds instead of a fresh interpreter's
@@ -81,6 +82,8 @@ async def apply_actions(db: str, seed: int) -> None:
         n = stored.version  # version 1 = no action yet; action n takes it to n + 1
         runner = stored.encounter.get("Runner").model_copy(update={"at": square(n)})
         encounter = stored.encounter.replace_combatant(runner).model_copy(update={"round": n})
+        sys.stdout.write(f"B {n}\n")  # about to BEGIN: tells the test where the kill landed
+        sys.stdout.flush()
         async with storage.transaction():
             await storage.save_encounter(CHANNEL, encounter, stored.version)
             await storage.append_event(CHANNEL, "action", {"n": n})

@@ -162,6 +162,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
     in_file = 0
     pragmas: set[str] = set()  # what each child's connection reported: synchronous, journal_mode
     mid_run_kills = 0  # kills that landed after the child had committed at least once
+    mid_transaction = after_commit = 0
     started = time.monotonic()
     try:
         while kills < KILLS and time.monotonic() - started < TIME_BUDGET:
@@ -185,8 +186,16 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
                 mid_run_kills += 1
                 assert committed == list(range(in_file + 1, committed[-1] + 1)), (committed[:3], in_file)
             reported = committed[-1] if committed else in_file
+            began = [int(x.split()[1]) for x in lines if x.startswith("B ")]
             kills += 1
             in_file = check(db, reported)
+            if began and began[-1] > reported:
+                # Killed after announcing action began[-1] and before reporting it: inside its
+                # transaction (rolled back) or between its COMMIT and the print (kept, unreported).
+                if in_file == began[-1]:
+                    after_commit += 1
+                else:
+                    mid_transaction += 1
     finally:
         zygote.close()
 
@@ -194,8 +203,10 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
     elapsed = time.monotonic() - started
     print(
         f"\ncrash test: {kills} SIGKILLs survived in {elapsed:.1f} s, {in_file} actions committed, "
-        f"{mid_run_kills} kills during the action loop, 0 lost"
+        f"{mid_run_kills} kills during the action loop, {mid_transaction} inside a transaction or "
+        f"before it, {after_commit} between COMMIT and its report, 0 lost"
     )
     assert kills >= 200, f"only {kills} kills in {TIME_BUDGET} s"
     assert mid_run_kills >= 100, "too few kills landed while actions were being applied"
+    assert mid_transaction >= 20, "too few kills landed inside a transaction"
     assert in_file >= reported >= 200
