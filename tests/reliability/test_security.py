@@ -20,7 +20,7 @@ import yaml
 from discord import app_commands
 
 from tests.cogs.flow_support import install
-from tests.reliability.support import database, mention_problems, outcome
+from tests.reliability.support import database, mention_problems, message_payloads, outcome
 
 ROLES = ("gm", "owner", "other", "mod", "stranger")
 GM_ONLY = frozenset({"gm", "mod"})
@@ -129,7 +129,9 @@ async def test_every_command_times_every_role(people):
     assert not failures, "\n".join(failures)
     intended = {who["gm"].id, a, b}
     assert mention_problems(env, intended, since=requests_before) == []
-    print(f"\npermissions: {cases} command x role cases")
+    audited = len(message_payloads(env, requests_before))
+    assert audited >= cases
+    print(f"\npermissions: {cases} command x role cases, {audited} messages audited for pings")
 
 
 async def _prompt_message(env: Any, channel: Any, who: dict[str, Any]) -> Any:
@@ -189,4 +191,6 @@ async def test_every_button_times_every_role(people):
                     failures.append(f"{name}: refused but the database changed")
     assert not failures, "\n".join(failures)
     assert mention_problems(env, {who["gm"].id, a, b}, since=requests_before) == []
-    print(f"\nbuttons: {cases} button x role cases")
+    audited = len(message_payloads(env, requests_before))
+    assert audited >= 2 * cases
+    print(f"\nbuttons: {cases} button x role cases, {audited} messages audited for pings")
