@@ -162,22 +162,26 @@ class Flow:
                 )
             if not preview:
                 await self.ensure_idle(channel_id)
-            adj = begin(stored.encounter, action)
+            # Path finding on a big map is CPU work: keep it off the event loop.
+            adj = await asyncio.to_thread(begin, stored.encounter, action)
             ruling = adj.ruling
             if not ruling.legal:
                 raise OpportunistError(ruling_text(ruling))
             if preview:
+                await interaction.response.defer(ephemeral=True, thinking=True)
                 files = await self._map_files(stored.encounter, ruling)
-                await interaction.response.send_message(
+                await interaction.followup.send(
                     ruling_text(ruling, preview=True),
                     ephemeral=True,
                     files=files,
                     allowed_mentions=NO_MENTIONS,
                 )
                 return
-            await interaction.response.defer(thinking=True)
             adj = apply_orders(adj, await self.storage.orders(channel_id))
+            # Commit before acknowledging: if another process got in first (a stale version), the
+            # error still goes to this user alone instead of into the public "thinking" message.
             new_prompts = await self._persist(stored, adj, None, started_by=interaction.user.id)
+            await interaction.response.defer(thinking=True)
             files = await self._map_files(stored.encounter, ruling)
             await interaction.followup.send(ruling_text(ruling), files=files, allowed_mentions=NO_MENTIONS)
             await self._publish(channel_id, stored, adj, new_prompts)
