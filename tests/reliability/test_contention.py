@@ -17,8 +17,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from storage import StaleVersionError, Storage
 from tests.cogs.flow_support import install
 from tests.conftest import user_errors
@@ -72,6 +70,7 @@ def test_two_bot_processes_on_one_file_never_overwrite(tmp_path):
     ok = [x.split()[1:3] for x in lines if x.startswith("OK ")]
     stale = [x for x in lines if x.startswith("STALE ")]
     assert len(ok) + len(stale) == 2 * MOVES
+    assert all(x.endswith(" ephemeral") for x in stale), "a loser was told publicly"
 
     con = sqlite3.connect(db)
     try:
@@ -101,13 +100,9 @@ def test_two_bot_processes_on_one_file_never_overwrite(tmp_path):
 # -- the loser's reply -------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/play/_flow.py begin_action defers publicly (thinking=True) before _persist, so a "
-    "StaleVersionError from another process is posted publicly (the follow-up replaces the public "
-    "'thinking' message; Discord ignores its ephemeral flag). SPEC §5: error replies are ephemeral.",
-)
 async def test_the_loser_is_told_ephemerally(world, monkeypatch):
+    # Found by this test: /move used to defer publicly before committing, so the stale-version error
+    # replaced the public "thinking" message (Discord ignores the ephemeral flag there).
     env, guild, channel, gm, alice, bob = world
     await install(env, channel, gm, worker.encounter_data())
     other = await Storage.open(env.bot.storage.path)  # a second process's connection to the same file
