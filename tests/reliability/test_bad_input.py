@@ -67,7 +67,9 @@ HOSTILE = [
     "{0}",
     "${x}",
 ]
+ON_MAP = st.builds(lambda c, r: f"{c}{r}", st.sampled_from("ABCDEFGHIJKLabcdefghijkl"), st.integers(1, 10))
 COORDS = st.one_of(
+    ON_MAP,
     st.from_regex(r"\A[A-Za-z]{1,4}-?[0-9]{0,6}\Z"),
     st.sampled_from(["A1", "L10", "M1", "A11", "Z99", "CV100", "CW101", "A0", "A-1", "a1", "１A", "A１"]),
 )
@@ -110,6 +112,7 @@ def text_for(param: app_commands.Parameter) -> st.SearchStrategy[str]:
         specific.append(st.lists(COORDS, min_size=1, max_size=40).map(" ".join))
     if name in ("who", "name", "target"):
         specific.append(st.sampled_from(NAMES))
+        specific.append(st.from_regex(r"\A[A-Za-z][A-Za-z0-9 '_-]{0,20}[A-Za-z0-9]\Z"))  # valid, new
         specific.append(st.sampled_from(NAMES).map(lambda n: f"  {n.upper()} "))
     if name == "stats":
         specific.append(STATS)
