@@ -14,6 +14,7 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.play._cog import flow_of
 from cogs.play._flow import Flow
 from rules.encounter_file import load_data, to_data
 from tests.cogs.flow_support import install
@@ -24,8 +25,8 @@ N = 50
 COLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-@pytest.fixture(autouse=True)
-def overlap(monkeypatch):
+@pytest.fixture
+def overlap(monkeypatch, world):
     """Record how many /move and button handlers were inside the flow at the same time (proof that a
     burst really overlaps; the flow's per-channel lock then serialises them)."""
     seen = {"now": 0, "max": 0}
@@ -41,8 +42,11 @@ def overlap(monkeypatch):
 
         return wrapper
 
-    monkeypatch.setattr(Flow, "begin_action", counting(Flow.begin_action))
-    monkeypatch.setattr(Flow, "press", counting(Flow.press))
+    # Patch the class of the bot's own Flow: when an earlier test's bot closed, discord.py purged the
+    # extension modules, so the `Flow` imported at the top of this file may be a different class object.
+    flow_class = type(flow_of(world.env.bot))
+    monkeypatch.setattr(flow_class, "begin_action", counting(flow_class.begin_action))
+    monkeypatch.setattr(flow_class, "press", counting(flow_class.press))
     return seen
 
 
