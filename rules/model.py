@@ -182,8 +182,11 @@ class Encounter(Strict):
         for c in self.combatants:
             if c.name.casefold() == wanted:
                 return c
-        known = ", ".join(c.name for c in self.combatants[:10]) or "none yet"
-        raise InputError(f"No combatant called `{name[:32]}` here. Combatants: {known}.")
+        # Names and the echoed input sit in code spans, so neither can turn into formatting; a typed
+        # backtick is dropped so it cannot close the span early.
+        known = ", ".join(f"`{c.name}`" for c in self.combatants[:10]) or "none yet"
+        shown = name[:32].replace("`", "")
+        raise InputError(f"No combatant called `{shown}` here. Combatants: {known}.")
 
     def get(self, name: str) -> Any | None:
         """The combatant called ``name`` exactly, or None."""
