@@ -212,6 +212,19 @@ def has_cover(
     """
     if not blocked:
         return False
+    if isinstance(blocked, frozenset):
+        # Cached: path finding asks it for every square each nearby foe threatens, on every move over
+        # the same walls (bench/bench_engine.py: 60% of a path-finding dnd35 move).
+        return _cover(attacker, a_side, target, t_side, blocked)
+    return _cover.__wrapped__(attacker, a_side, target, t_side, blocked)
+
+
+@lru_cache(maxsize=65536)
+def _cover(
+    attacker: Coord, a_side: int, target: Coord, t_side: int, blocked: frozenset[Coord] | set[Coord]
+) -> bool:
+    if not blocked:
+        return False
     a_sq = space(attacker, a_side)
     t_sq = space(target, t_side)
     xs = [s[0] for s in a_sq + t_sq]
