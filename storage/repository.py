@@ -96,7 +96,7 @@ class Storage(FlowRepository):
         # isolation_level=None: no implicit transactions; `transaction()` issues BEGIN/COMMIT itself.
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
-            await _set(db, "PRAGMA journal_mode = WAL")
+            await _set_journal_mode(db)
             # FULL fsyncs the WAL on every commit. The product promises that an action the bot
             # has confirmed survives a crash or power cut (issue 8 kills the process 200 times);
             # NORMAL would keep the file consistent but could lose the last commits.
@@ -375,6 +375,21 @@ class Storage(FlowRepository):
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+
+async def _set_journal_mode(db: aiosqlite.Connection) -> None:
+    # Switching a new file to WAL takes an exclusive lock, and SQLite answers "database is locked" at
+    # once (no busy handler) while another process opening the same file holds it or is migrating:
+    # two bots started together failed this way about once in six starts. Retry (in short steps: the
+    # other process's migrations take milliseconds) for up to about 5 s.
+    for attempt in range(2500):
+        try:
+            await _set(db, "PRAGMA journal_mode = WAL")
+            return
+        except aiosqlite.OperationalError as error:
+            if "locked" not in str(error) or attempt == 2499:
+                raise
+            await asyncio.sleep(0.002)
 
 
 async def _set(db: aiosqlite.Connection, sql: str) -> None:
