@@ -19,7 +19,7 @@ SCRIPTS: list[tuple[str, list[str], list[str]]] = [
     # (script, quick arguments, full arguments)
     ("bench_engine.py", ["--runs", "60"], []),
     ("bench_pathfind.py", ["--runs", "5"], []),
-    ("bench_storage.py", ["--rounds", "40"], []),
+    ("bench_storage.py", ["--rounds", "200"], []),
     ("bench_render.py", ["--runs", "8"], []),
     ("bench_e2e.py", ["--runs", "15"], []),
     ("bench_throughput.py", ["--waves", "1"], []),
