@@ -17,6 +17,7 @@ from rules.catalogue import suggest
 from rules.coords import format_coord, parse_coord, parse_path
 from rules.engine import Action
 from rules.errors import InputError
+from rules.model import Encounter
 from rules.rulesets import get_ruleset
 from storage import Storage, StoredEncounter
 
@@ -148,19 +149,21 @@ class PlayCog(commands.Cog):
         preview: bool = False,
     ) -> None:
         """Rule on a move and start its reactions (or preview it)."""
-        stored = await self.storage.require_encounter(_channel(interaction))
-        squares = parse_path(path, stored.encounter.map.width, stored.encounter.map.height)
 
-        modes: tuple[str, ...] = get_ruleset(stored.encounter.ruleset).modes
-        chosen = (mode or modes[0]).strip()
-        # dragonquest modes may carry a final facing (`move:S`); the ruleset parses the suffix.
-        if chosen.split(":")[0].lower() not in modes:
-            ruleset = stored.encounter.ruleset
-            raise InputError(f"`{mode}` is not a movement mode in {ruleset}; use one of: {', '.join(modes)}.")
-        action = Action(
-            kind="move", who=who, path=[format_coord(s) for s in squares], mode=chosen, target=target
-        )
-        await self.flow.begin_action(interaction, action, preview=preview)
+        def build(encounter: Encounter) -> Action:
+            squares = parse_path(path, encounter.map.width, encounter.map.height)
+            modes: tuple[str, ...] = get_ruleset(encounter.ruleset).modes
+            chosen = (mode or modes[0]).strip()
+            # dragonquest modes may carry a final facing (`move:S`); the ruleset parses the suffix.
+            if chosen.split(":")[0].lower() not in modes:
+                raise InputError(
+                    f"`{mode}` is not a movement mode in {encounter.ruleset}; use one of: {', '.join(modes)}."
+                )
+            return Action(
+                kind="move", who=who, path=[format_coord(s) for s in squares], mode=chosen, target=target
+            )
+
+        await self.flow.begin_action(interaction, build, preview=preview)
 
     @app_commands.command(name="act", description="A non-move action (cast a spell, stand up, ...)")
     @app_commands.describe(
@@ -181,7 +184,7 @@ class PlayCog(commands.Cog):
         """Rule on a non-move action and start its reactions (or preview it)."""
         name = "-".join(action.strip().lower().replace("_", " ").split())
         act = Action(kind="act", who=who, name=name, target=target)
-        await self.flow.begin_action(interaction, act, preview=preview)
+        await self.flow.begin_action(interaction, lambda _: act, preview=preview)
 
     @app_commands.command(name="orders", description="A standing order for a combatant's reactions")
     @app_commands.describe(

@@ -29,6 +29,7 @@ from cogs.play._text import choice_label, outcome_text, ruling_text, safe
 from rules.encounter_file import to_data
 from rules.engine import Action, Adjudication, Question, answer, begin
 from rules.errors import OpportunistError
+from rules.model import Encounter
 from storage import Storage, StoredEncounter
 from storage.flow import NewPrompt, PendingAction, Prompt
 
@@ -148,12 +149,16 @@ class Flow:
         if text is not None:
             raise WaitingError(f"{text} Answer it first (the GM can answer any prompt).")
 
-    async def begin_action(self, interaction: Interaction, action: Action, *, preview: bool) -> None:
-        """`/move` and `/act`: rule, then either show the preview or start the reaction flow."""
+    async def begin_action(
+        self, interaction: Interaction, build: Callable[[Encounter], Action], *, preview: bool
+    ) -> None:
+        """`/move` and `/act`: rule on the action ``build`` makes from the channel's encounter, then
+        either show the preview or start the reaction flow."""
         channel_id = interaction.channel_id
         assert channel_id is not None  # noqa: S101 - guild-only commands
         async with self.lock(channel_id):
             stored = await self.storage.require_encounter(channel_id)
+            action = build(stored.encounter)
             combatant = stored.encounter.find(action.who)
             action = action.model_copy(update={"who": combatant.name})
             if not may_act_for(interaction, stored, combatant.name):
@@ -182,6 +187,13 @@ class Flow:
             # error still goes to this user alone instead of into the public "thinking" message.
             new_prompts = await self._persist(stored, adj, None, started_by=interaction.user.id)
             await interaction.response.defer(thinking=True)
+            if adj.complete:
+                # Nobody reacts (or standing orders answered everyone): the ruling and its outcome in
+                # one message, with one map of where everyone ends up.
+                files = await self._map_files(adj.working, ruling)
+                text = f"{ruling_text(ruling)}\n{_outcome_message(adj)}"[:2000]
+                await interaction.followup.send(text, files=files, allowed_mentions=NO_MENTIONS)
+                return
             files = await self._map_files(stored.encounter, ruling)
             await interaction.followup.send(ruling_text(ruling), files=files, allowed_mentions=NO_MENTIONS)
             await self._publish(channel_id, stored, adj, new_prompts)
@@ -311,12 +323,10 @@ class Flow:
             )
             await self.storage.set_prompt_message([p.id for p in batch], message.id)
         if adj.complete:
-            files = await self._map_files(adj.working, adj.ruling, stop_step=adj.stop_step)
+            files = await self._map_files(adj.working, adj.ruling)
             await channel.send(_outcome_message(adj), files=files, allowed_mentions=NO_MENTIONS)
 
-    async def _map_files(
-        self, encounter: Any, ruling: Any = None, stop_step: int | None = None
-    ) -> list[discord.File]:
+    async def _map_files(self, encounter: Any, ruling: Any = None) -> list[discord.File]:
         """The map picture, rendered off the event loop; none if rendering is unavailable or fails."""
         if self.render is None:
             return []
