@@ -9,7 +9,9 @@ keeps the queue, the cursor and the log. All functions are pure: they return new
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -176,46 +178,23 @@ class Adjudication(BaseModel):
         return self.stop_step is not None or self.foiled
 
 
-class Ruleset(Protocol):
-    """What every ruleset module provides (SPEC §7)."""
+@dataclass(frozen=True)
+class Ruleset:
+    """What every ruleset provides (SPEC §7): its models, modes and catalogue, and the functions the
+    engine calls. Each ruleset package builds one as its ``RULESET``."""
 
     name: str
     encounter_model: type[Any]
     combatant_model: type[Any]
-    modes: tuple[str, ...]
-
-    def adjudicate(self, encounter: Any, action: Action) -> Ruling:
-        """Rule on an action before anyone reacts."""
-        ...
-
-    def open_point(self, adj: Adjudication, point: ReactionPoint) -> None:
-        """Ask the questions a reaction point raises (may ask none)."""
-        ...
-
-    def on_answer(self, adj: Adjudication, answer: Answer) -> None:
-        """Apply one answer: ask follow-ups, change ``adj.working``, or ``adj.halt``."""
-        ...
-
-    def finish(self, adj: Adjudication) -> None:
-        """Build the final ``adj.working`` (move the mover, spend budgets) once no question is open."""
-        ...
-
-    @property
-    def catalogue(self) -> list[Any]:
-        """The `rules.catalogue.CatalogueEntry` list for `/provokes`."""
-        ...
-
-    def threatened(self, encounter: Any, who: str) -> frozenset[tuple[int, int]]:
-        """Squares/hexes where ``who`` could react to a foe (for `/threatens` and map overlays)."""
-        ...
-
-    def start_turn(self, encounter: Any, who: str) -> Any:
-        """The encounter as ``who``'s turn starts (per-turn budget resets, conditions that expire)."""
-        ...
-
-    def turn_order(self, encounter: Any) -> list[str]:
-        """The order in which combatants act this round (initiative, adjusted as the ruleset says)."""
-        ...
+    modes: tuple[str, ...]  # move modes; the first is the default
+    catalogue: list[Any]  # `rules.catalogue.CatalogueEntry` list for `/provokes`
+    adjudicate: Callable[[Any, Action], Ruling]  # rule on an action before anyone reacts
+    open_point: Callable[[Adjudication, ReactionPoint], None]  # ask a point's questions (maybe none)
+    on_answer: Callable[[Adjudication, Answer], None]  # follow-ups, changes to adj.working, or adj.halt
+    finish: Callable[[Adjudication], None]  # build the final adj.working once no question is open
+    threatened: Callable[[Any, str], frozenset[tuple[int, int]]]  # where `who` could react to a foe
+    start_turn: Callable[[Any, str], Any]  # the encounter as `who`'s turn starts (per-turn resets)
+    turn_order: Callable[[Any], list[str]]  # who acts in what order this round
 
 
 def _ruleset(name: str) -> Ruleset:
