@@ -389,7 +389,10 @@ async def _set_journal_mode(db: aiosqlite.Connection) -> None:
         except aiosqlite.OperationalError as error:
             if "locked" not in str(error) or attempt == 2499:
                 raise
-            await asyncio.sleep(0.002)
+            # The wait is for another process, in real time: sleep in a worker thread, not on the
+            # event loop, whose clock a simulated Discord (SimCord: tests, offline mode) fast-forwards;
+            # that would shift the snowflake ids it hands out after start-up.
+            await asyncio.to_thread(time.sleep, 0.002)
 
 
 async def _set(db: aiosqlite.Connection, sql: str) -> None:
