@@ -133,7 +133,9 @@ def rule(
 
 def format_ruling(data: dict[str, Any]) -> str:
     """The readable text form of a ruling's JSON object."""
-    head = f"{data['who']}: {data['action']} ({data['mode']}), {data['ruleset']}"
+    # A non-move action has no movement mode worth showing.
+    mode = f" ({data['mode']})" if data["action"] == "move" else ""
+    head = f"{data['who']}: {data['action']}{mode}, {data['ruleset']}"
     if not data.get("legal"):
         return f"{head}\nILLEGAL: {data.get('error') or 'not allowed'}"
     lines = [f"{head}: legal"]
