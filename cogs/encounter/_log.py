@@ -36,7 +36,8 @@ def _ruling_line(data: dict[str, Any]) -> str:
         stopped = f", stopped at **{end}**" if isinstance(stop, int) and stop < len(path) - 1 else ""
         return f"{who} moved ({safe(ruling.get('mode'))}) {' → '.join(path)}{stopped}"
     foiled = " — foiled" if data.get("foiled") else ""
-    return f"{who} acted: `{safe(ruling.get('mode'))}`{foiled}"
+    name = str(data.get("act") or ruling.get("mode") or "?").replace("`", "")
+    return f"{who} acted: `{name}`{foiled}"
 
 
 def _prompt_line(prompt: Prompt) -> str:

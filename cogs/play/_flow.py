@@ -292,7 +292,7 @@ class Flow:
                 point = adj.ruling.points[q.point] if 0 <= q.point < len(adj.ruling.points) else None
                 header = header_for(
                     q, point.at if point else None, point.trigger if point else None, adj.ruling.who
-                )
+                ) + _by_order(adj, q)
                 rows.append(
                     NewPrompt(
                         question_id=q.id,
@@ -442,6 +442,19 @@ class Flow:
             )
 
 
+def _by_order(adj: Adjudication, question: Question) -> str:
+    """' X took the AoO by standing order.' when an order answered this combatant's earlier question at
+    the same point (SPEC §8: the message says so)."""
+    for given in reversed(adj.answers):
+        if (
+            given.by == "order"
+            and given.question.asked == question.asked
+            and given.question.point == question.point
+        ):
+            return f" **{safe(question.asked)}** answered `{choice_label(given.choice)}` by standing order."
+    return ""
+
+
 def _spent_text(prompt: Prompt | None) -> str:
     if prompt is None:
         return "This prompt no longer exists; nothing changed."
@@ -457,6 +470,7 @@ def _action_event(adj: Adjudication, started_by: int) -> dict[str, Any]:
     return {
         "by": started_by,
         "ruling": adj.ruling.to_json(),
+        "act": adj.ruling.act_name,
         "answers": [
             {"asked": a.question.asked, "kind": a.question.kind, "choice": a.choice, "by": a.by}
             for a in adj.answers

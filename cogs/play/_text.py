@@ -68,7 +68,9 @@ def ruling_text(ruling: Ruling, *, preview: bool = False) -> str:
     who = f"**{safe(ruling.who)}**"
     head = "Preview — nothing happens yet.\n" if preview else ""
     if not ruling.legal:
-        return f"{head}{who} can't do that: {safe(ruling.error or 'illegal action')}"
+        # The error is the rules' own text, code spans included; names in it are SPEC §3 names.
+        error = discord.utils.escape_mentions(ruling.error or "illegal action")
+        return f"{head}{who} can't do that: {error}"
     if ruling.action == "move":
         unit = {"dnd35": "ft", "aphex": "AP", "dragonquest": "hexes of TMR"}.get(ruling.ruleset, "")
         route = " → ".join(ruling.path)
@@ -86,7 +88,7 @@ def ruling_text(ruling: Ruling, *, preview: bool = False) -> str:
             trigger = TRIGGER_TEXT.get(opp.trigger, opp.trigger)
             lines.append(f"`{n}.` **{safe(opp.attacker)}**{where}{windows} — {trigger}")
     else:
-        lines.append("No one may react: this provokes nothing.")
+        lines.append("No one may react.")
     lines.extend(f"• {safe(note)}" for note in ruling.notes)
     return "\n".join(lines)
 
@@ -101,8 +103,11 @@ def question_line(question: Question) -> str:
         extra = f" (DC {detail['dc']})"
     elif "target" in detail and isinstance(detail["target"], int):
         extra = f" (roll {detail['target']} or less on D100)"
-    if detail.get("note"):
-        extra += f" — {safe(detail['note'])}"
+    for key in ("note", "mobility"):
+        if detail.get(key):
+            extra += f" — {safe(detail[key])}"
+    if question.kind == "interrupt" and detail.get("last_window"):
+        extra += " — last chance: waiting now gives the attack up"
     if question.kind == "aoo":
         return f"**{asked}**: attack of opportunity against **{about}**?{extra}"
     if question.kind == "outcome":

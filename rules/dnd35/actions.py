@@ -89,7 +89,7 @@ def adjudicate_act(enc: Dnd35Encounter, action: Action, bodies: dict[str, Body])
         return Ruling(**base, notes=[f"Does not provoke: {entry.reason}"])
     targeted = name in TARGETED
     if targeted and target is None:
-        return _illegal(enc, action, f"`{name}` is aimed at one foe: give its target (--target NAME).")
+        return _illegal(enc, action, f"`{name}` is aimed at one foe: give its target (the `target` option).")
     notes: list[str] = []
     exempt: set[str] = set()
     if targeted and target is not None:

@@ -76,7 +76,9 @@ def adjudicate_move(enc: Dnd35Encounter, action: Action, bs: dict[str, Body], mo
         return _illegal(action, mover.name, why)
     if mode in ("charge", "spring-attack"):
         if target is None:
-            return _illegal(action, mover.name, f"Mode {mode} needs the foe it attacks (--target NAME).")
+            return _illegal(
+                action, mover.name, f"Mode {mode} needs the foe it attacks (the `target` option)."
+            )
         if target.name == mover.name or target.side == mover.side:
             return _illegal(action, mover.name, f"{target.name} is not a foe of {mover.name}.")
     f = _field(enc, bs, mover)

@@ -39,6 +39,7 @@ class Body:
     aoo_used: int
     aoo_against: frozenset[str]
     moved: bool
+    stepped: bool
 
     def has(self, condition: str) -> bool:
         """True if the combatant has the condition."""
@@ -81,6 +82,7 @@ def body(c: Dnd35Combatant, variants: list[str] | tuple[str, ...]) -> Body:
         aoo_used=c.aoo_used,
         aoo_against=frozenset(c.aoo_against),
         moved=c.moved,
+        stepped=c.stepped,
     )
 
 

@@ -161,8 +161,9 @@ def _offer(adj: Adjudication, point: ReactionPoint, name: str, info: dict[str, A
         if mover_name not in foe.aoo_against:
             foe.aoo_against = [*foe.aoo_against, mover_name]
     cid = f"c{len(_chains(adj))}"
-    _chains(adj)[cid] = {"point": point.index, "links": [], "next": None}
     extra = {k: v for k, v in info.items() if k == "mobility"}
+    # The chain keeps the Mobility note so the outcome question (where the attack is rolled) shows it too.
+    _chains(adj)[cid] = {"point": point.index, "links": [], "next": None, **extra}
     _ask_aoo(adj, point, name, mover_name, point.trigger, cid, extra)
 
 
@@ -248,6 +249,11 @@ def _ask_outcome(adj: Adjudication, point: ReactionPoint, cid: str) -> None:
     k = chain["next"]
     link = chain["links"][k]
     attack = link["as"] == "attack"
+    mobility = (
+        {"mobility": chain["mobility"]}
+        if attack and chain.get("mobility") and link["against"] == _root(adj)
+        else {}
+    )
     adj.ask(
         Question(
             id=adj.next_id(f"p{point.index}:{link['by']}:outcome"),
@@ -263,6 +269,7 @@ def _ask_outcome(adj: Adjudication, point: ReactionPoint, cid: str) -> None:
                 "links": len(chain["links"]),
                 "as": link["as"],
                 "at": point.at,
+                **mobility,
             },
         )
     )
@@ -351,6 +358,7 @@ def finish(adj: Adjudication) -> None:
         start = who.at
         who.at = adj.ruling.path[stop]
         who.moved = True
+        who.stepped = who.stepped or adj.ruling.mode == "step"
         adj.log(
             "moved", who=who.name, start=start, end=who.at, steps=stop, whole=stop == len(adj.ruling.path) - 1
         )
@@ -375,6 +383,7 @@ def start_turn(enc: Dnd35Encounter, who: str) -> Dnd35Encounter:
         # SRD: a combatant is flat-footed until it first acts in the combat.
         me.conditions = [c for c in me.conditions if c != "flat_footed"]
     me.moved = False
+    me.stepped = False
     return new
 
 

@@ -56,6 +56,7 @@ class Dnd35Combatant(Combatant):
     # combatant has already had its one movement opportunity against this round.
     aoo_used: int = Field(default=0, ge=0)
     moved: bool = False
+    stepped: bool = False  # took a 5-foot step this turn: no other movement (SRD "5-Foot Step")
     aoo_against: list[str] = Field(default_factory=list)
 
 

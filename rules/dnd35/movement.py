@@ -78,6 +78,9 @@ def refuse_mover(mover: Body, mode: str) -> str | None:
         return f"{mover.name} has speed 0 and cannot move."
     if mode == "withdraw" and mover.has("blinded"):
         return f"{mover.name} is blinded and cannot withdraw (SRD: \"You can't withdraw if you're blinded\")."
+    if mover.stepped and mode != "step":
+        # SRD: "You can't take a 5-foot step in the same round that you move any distance."
+        return f"{mover.name} took a 5-foot step this turn, so it cannot move any other distance."
     if mode == "step":
         if mover.moved:
             return f"{mover.name} already moved this turn, so it cannot take a 5-foot step."

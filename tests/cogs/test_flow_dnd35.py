@@ -129,3 +129,24 @@ async def test_the_seeds_five_link_chain_resolves_last_first(world):
     after = await stored(env, channel)
     assert after.get("You").aoo_used == 3 and after.get("Foe").aoo_used == 2
     assert after.get("Foe").at == "D6"
+
+
+async def test_prompts_carry_the_mobility_note_and_say_when_a_standing_order_took_the_aoo(world):
+    env, guild, channel, gm, alice, bob = world
+    await install(
+        env,
+        channel,
+        gm,
+        encounter(
+            {"name": "Ethan", "side": "party", "player": alice.id, "at": "E6", "feats": ["mobility"]},
+            {"name": "Orc", "side": "monsters", "player": bob.id, "at": "F6"},
+        ),
+    )
+    await bob.slash(channel, "orders", who="Orc", policy="take", trigger="movement")
+    await alice.slash(channel, "move", who="Ethan", path="D6")
+    prompt = last_prompt(channel)
+    # 001_1e16989ecf5349e6.txt: "it gives you a +4 dodge bonus to AC when you provoke an attack of
+    # opportunity for leaving a threatened square."
+    assert "+4 dodge bonus to AC" in prompt.content
+    assert "**Orc** answered `Take AoO` by standing order." in prompt.content
+    assert labels(prompt) == ["Orc: Hit — target down", "Orc: Hit", "Orc: Miss"]
