@@ -5,6 +5,7 @@ Each ruleset package lists its entries (``RULESET.catalogue``); this module find
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Literal
 
@@ -45,8 +46,13 @@ def lookup(ruleset: str, text: str) -> CatalogueEntry:
     for entry in catalogue:
         if key == entry.action or key in (normalise(a) for a in entry.aliases):
             return entry
-    close = suggest(ruleset, text, limit=5)
-    hint = f" Did you mean: {', '.join(close)}?" if close else ""
+    close = suggest(ruleset, text, limit=5) or difflib.get_close_matches(
+        key, [e.action for e in catalogue], n=5, cutoff=0.5
+    )
+    if close:
+        hint = f" Did you mean: {', '.join(close)}?"
+    else:
+        hint = f" Known actions include: {', '.join(e.action for e in catalogue[:12])}, ..."
     raise InputError(f"I don't know the action `{text[:40]}` in {ruleset}.{hint}")
 
 

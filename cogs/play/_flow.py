@@ -25,7 +25,7 @@ from cogs.play._messages import (
     prompt_view,
     question_of,
 )
-from cogs.play._text import choice_label, outcome_text, ruling_text, safe
+from cogs.play._text import KIND_TEXT, choice_label, outcome_text, ruling_text, safe
 from rules.encounter_file import to_data
 from rules.engine import Action, Adjudication, Question, answer, begin
 from rules.errors import OpportunistError
@@ -140,7 +140,7 @@ class Flow:
                 guild = getattr(self.client.get_channel(channel_id), "guild", None)
                 gid = guild.id if guild is not None else "@me"
                 link = f" (https://discord.com/channels/{gid}/{channel_id}/{p.message_id})"
-            parts.append(f"**{safe(p.combatant)}** — {q.kind}{link}")
+            parts.append(f"**{safe(p.combatant)}** — {KIND_TEXT.get(q.kind, q.kind)}{link}")
         return f"**{who}**'s action is waiting on " + "; ".join(parts) + "."
 
     async def ensure_idle(self, channel_id: int) -> None:

@@ -38,7 +38,7 @@ TRIGGER_TEXT: dict[str, str] = {
     "enter-space": "tries to enter a foe's space",
     "action": "takes a provoking action",
     "interrupted-movement": "runs through range",
-    "repulse": "charges and closes",
+    "repulse": "may Repulse the Charge and Close",
 }
 
 KIND_TEXT: dict[str, str] = {

@@ -113,7 +113,8 @@ def plan(encounter: DragonquestEncounter, action: Action) -> Plan:
         return illegal(
             ruling,
             f"{who.name} is engaged (next to {names(engaged)}): the movement modes ({mode.name} included) "
-            "are for non-engaged figures only. Resolve its engaged action instead.",
+            "are for non-engaged figures only; it can still fight where it stands "
+            "(`/act` with `melee-attack`).",
         )
 
     defender: DragonquestCombatant | None = None
