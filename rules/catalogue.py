@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from rules.errors import InputError
-from rules.rulesets import RULESET_NAMES, get_ruleset
+from rules.rulesets import get_ruleset
 
 Provokes = Literal["yes", "no", "sometimes"]
 
@@ -71,8 +71,3 @@ def suggest(ruleset: str, text: str, limit: int = 25) -> list[str]:
             scored.append((1, entry.action))
     scored.sort()
     return list(dict.fromkeys(name for _, name in scored))[:limit]
-
-
-def all_rulesets() -> tuple[str, ...]:
-    """Names of the rulesets that have a catalogue."""
-    return RULESET_NAMES

@@ -381,17 +381,11 @@ class FlowRepository:
             rows = await cursor.fetchall()
         return {(r[0], r[1]): r[2] for r in rows}
 
-    async def rename_in_orders(self, channel_id: int, old: str, new: str | None) -> None:
-        """Follow a combatant's rename (``new``) or removal (None) in the standing orders."""
+    async def drop_orders(self, channel_id: int, combatant: str) -> None:
+        """Forget a removed combatant's standing orders."""
         async with self.transaction():
             encounter_id = await self._encounter_id(channel_id)
-            if new is None:
-                await self._db.execute(
-                    "DELETE FROM standing_orders WHERE encounter_id = ? AND combatant = ?",
-                    (encounter_id, old),
-                )
-            else:
-                await self._db.execute(
-                    "UPDATE standing_orders SET combatant = ? WHERE encounter_id = ? AND combatant = ?",
-                    (new, encounter_id, old),
-                )
+            await self._db.execute(
+                "DELETE FROM standing_orders WHERE encounter_id = ? AND combatant = ?",
+                (encounter_id, combatant),
+            )

@@ -126,7 +126,7 @@ class CombatantCog(
             return enc, "combatant_removed", {"name": gone}
 
         async def drop_orders(storage: Any, channel_id: int) -> None:
-            await storage.rename_in_orders(channel_id, result["name"], None)
+            await storage.drop_orders(channel_id, result["name"])
 
         _, enc = await edit.change_encounter(interaction, "remove combatants", change, also=drop_orders)
         turn = f" It is now **{safe(enc.turn)}**'s turn." if enc.turn else ""

@@ -148,7 +148,7 @@ class ImportButton(
                     await storage.save_encounter(self.channel_id, enc, stored.version)
                     keep = {c.name for c in enc.combatants}
                     for name in {who for who, _ in await storage.orders(self.channel_id)} - keep:
-                        await storage.rename_in_orders(self.channel_id, name, None)
+                        await storage.drop_orders(self.channel_id, name)
                 await storage.append_event(self.channel_id, "imported", event)
         gm = "" if stored is not None else f" <@{pending.user_id}> is its GM."
         await interaction.response.edit_message(
